@@ -1,0 +1,33 @@
+// The one place every part of npython reports its counters to: named,
+// monotonically increasing, safe to bump from any thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace npy {
+
+class Counter {
+ public:
+  void add(std::uint64_t n = 1) { value_.fetch_add(n, std::memory_order_relaxed); }
+  std::uint64_t value() const { return value_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<std::uint64_t> value_{0};
+};
+
+// Returns the counter registered under `name`, creating it at zero on first
+// use. The reference stays valid for the life of the process, so hot paths
+// look a counter up once and keep the reference.
+Counter& counter(const std::string& name);
+
+// Every registered counter, sorted by name.
+std::vector<std::pair<std::string, std::uint64_t>> snapshot_counters();
+
+// The counters as the text NPY_JIT_STATS=1 prints at exit.
+std::string format_counters();
+
+}  // namespace npy

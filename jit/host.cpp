@@ -1,0 +1,52 @@
+#include "jit/host.h"
+
+#include <asmjit/core.h>
+#include <omp.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace npy::jit {
+
+const char* vector_isa_name(VectorIsa isa) {
+  switch (isa) {
+    case VectorIsa::kSse2: return "sse2";
+    case VectorIsa::kAvx2: return "avx2";
+    case VectorIsa::kAvx512: return "avx512";
+  }
+  return "unknown";
+}
+
+VectorIsa host_vector_isa() {
+  static const VectorIsa isa = [] {
+    const asmjit::CpuFeatures::X86& x86 = asmjit::CpuInfo::host().features().x86();
+    // AVX-512 kernels need F for the arithmetic, DQ for 64-bit integer
+    // conversions and BW/VL for 8/16-bit lanes and masked tails.
+    if (x86.hasAVX512_F() && x86.hasAVX512_DQ() && x86.hasAVX512_BW() && x86.hasAVX512_VL()) {
+      return VectorIsa::kAvx512;
+    }
+    if (x86.hasAVX2() && x86.hasFMA()) return VectorIsa::kAvx2;
+    return VectorIsa::kSse2;
+  }();
+  return isa;
+}
+
+int parse_thread_count(const std::string& text) {
+  if (text.empty()) return 0;
+  errno = 0;
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || value < 1 || value > 1 << 16) return 0;
+  return static_cast<int>(value);
+}
+
+int host_threads() {
+  const char* requested = std::getenv("NPY_THREADS");
+  if (requested) {
+    const int n = parse_thread_count(requested);
+    if (n > 0) return n;
+  }
+  return omp_get_num_procs();
+}
+
+}  // namespace npy::jit

@@ -1,0 +1,23 @@
+// The machine the x86-64 backend generates code for: its widest usable
+// vector instruction set (from asmjit's CPU detection) and the number of
+// OpenMP threads kernels run on.
+#pragma once
+
+#include <string>
+
+namespace npy::jit {
+
+enum class VectorIsa { kSse2, kAvx2, kAvx512 };
+
+const char* vector_isa_name(VectorIsa isa);
+
+// Detected once per process.
+VectorIsa host_vector_isa();
+
+// Thread count kernels use: NPY_THREADS when set, else all cores.
+int host_threads();
+
+// Parses an NPY_THREADS value; returns 0 for anything but a positive integer.
+int parse_thread_count(const std::string& text);
+
+}  // namespace npy::jit

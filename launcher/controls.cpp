@@ -1,0 +1,67 @@
+#include "launcher/controls.h"
+
+#include <cstdlib>
+#include <sstream>
+
+#include "jit/host.h"
+
+namespace npy {
+namespace {
+
+struct ControlSpec {
+  const char* name;
+  const char* values;  // what it accepts, as shown in help and errors
+  const char* meaning;
+  // Checks `value` and applies it to `controls`; false when not accepted.
+  bool (*apply)(const std::string& value, Controls& controls);
+};
+
+bool apply_on_off(const std::string& value, bool& flag) {
+  if (value == "on" || value == "1") {
+    flag = true;
+  } else if (value == "off" || value == "0") {
+    flag = false;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+const ControlSpec kControls[] = {
+    {"NPY_JIT", "on|off",
+     "off: run as plain CPython, nothing of npython installed (default on)",
+     [](const std::string& v, Controls& c) { return apply_on_off(v, c.jit); }},
+    {"NPY_JIT_STATS", "0|1", "1: print npython's counters to stderr at exit",
+     [](const std::string& v, Controls& c) { return apply_on_off(v, c.stats); }},
+    {"NPY_THREADS", "N", "threads kernels run on (default: all cores)",
+     [](const std::string& v, Controls&) { return jit::parse_thread_count(v) > 0; }},
+};
+
+}  // namespace
+
+std::optional<Controls> read_controls(std::string& error) {
+  Controls controls;
+  for (const ControlSpec& spec : kControls) {
+    const char* value = std::getenv(spec.name);
+    if (!value || !*value) continue;  // unset or empty: the default
+    if (!spec.apply(value, controls)) {
+      error = std::string(spec.name) + " must be " + spec.values + ", not '" + value + "'";
+      return std::nullopt;
+    }
+  }
+  return controls;
+}
+
+std::string controls_help() {
+  std::ostringstream text;
+  text << "\n"
+          "npython options:\n"
+          "--version, -V : print npython's version and the CPython it embeds (-VV: more)\n"
+          "\nnpython environment variables:\n";
+  for (const ControlSpec& spec : kControls) {
+    text << spec.name << "=" << spec.values << ": " << spec.meaning << '\n';
+  }
+  return text.str();
+}
+
+}  // namespace npy

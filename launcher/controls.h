@@ -1,0 +1,22 @@
+// npython's environment variables: one table that the start-up check, the
+// --help text and the code reading them share.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace npy {
+
+struct Controls {
+  bool jit = true;     // NPY_JIT
+  bool stats = false;  // NPY_JIT_STATS
+};
+
+// Reads and checks every NPY_* variable. On a bad value returns nothing and
+// sets `error` to a one-line message naming the variable and what it accepts.
+std::optional<Controls> read_controls(std::string& error);
+
+// The "npython options and environment variables" part of --help.
+std::string controls_help();
+
+}  // namespace npy

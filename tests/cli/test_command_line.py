@@ -1,0 +1,178 @@
+"""npython's command line behaves as python3's: each case runs under both
+(JIT on and off) and stdout, stderr and exit status must match."""
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import harness
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+PROBE = "argv_probe.py"
+
+CASES = {
+    "script": [PROBE, "a", "-b", "--c"],
+    "script_by_absolute_path": [str(FIXTURES / PROBE), "x"],
+    "module": ["-m", "argv_probe", "m1", "m2"],
+    "command": ["-c", "import sys; print(sys.argv, sys.path[0] == '', __name__)", "c1", "-c"],
+    "stdin_dash": ["-", "s1"],
+    "unbuffered": ["-u", PROBE],
+    "no_bytecode": ["-B", PROBE],
+    "ignore_environment": ["-E", PROBE],
+    "isolated": ["-I", PROBE],
+    "optimize": ["-O", PROBE],
+    "optimize_twice": ["-OO", PROBE],
+    "warnings_default": ["-W", "default", PROBE],
+    "warnings_error": ["-Werror", PROBE],
+    "xoption_dev": ["-X", "dev", PROBE],
+    "xoption_utf8": ["-X", "utf8", "-X", "int_max_str_digits=5000", PROBE],
+    "clustered_flags": ["-BsuqE", PROBE],
+    "no_site": ["-S", "-c", "import sys; print('site' in sys.modules)"],
+    "bytes_warning": ["-b", "-c", "print(str(b'x'))"],
+    "exit_code": ["-c", "raise SystemExit(5)"],
+    "exit_message": ["-c", "import sys; sys.exit('bye')"],
+    "exit_none": ["-c", "import sys; print('out'); sys.exit(None)"],
+    "uncaught_exception": ["-c", "def f():\n    return 1/0\nf()"],
+    "syntax_error_command": ["-c", "def f(:\n  pass"],
+    "syntax_error_script": ["bad_syntax.py"],
+    "missing_script": ["no_such_script.py"],
+    "missing_module": ["-m", "no_such_module_xyz"],
+    "unknown_option": ["-Z"],
+    "unknown_long_option": ["--frobnicate", "x.py"],
+    "missing_option_argument": ["-c"],
+    "help_env": ["--help-env"],
+    "interactive_after_command": ["-i", "-c", "x = 41"],
+    "interactive_from_stdin_pipe": [],
+}
+
+STDIN = {
+    "stdin_dash": "import sys\nprint('from stdin', sys.argv)\n",
+    "interactive_after_command": "print(x + 1)\nraise ValueError('in repl')\nprint('still here')\n",
+    "interactive_from_stdin_pipe": "print(6 * 7)\nimport sys\nsys.exit(4)\n",
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def syntax_error_file():
+    path = FIXTURES / "bad_syntax.py"
+    path.write_text("print('never')\nclass C:\n    def m(self, x:\n        pass\n")
+    yield
+    path.unlink()
+
+
+@pytest.mark.parametrize("mode", sorted(harness.MODES))
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_same_as_python3(case, mode):
+    expected, got = harness.run_both(CASES[case], mode=mode, cwd=FIXTURES, stdin=STDIN.get(case, ""))
+    assert got.stdout == expected.stdout
+    assert got.stderr == expected.stderr
+    assert got.returncode == expected.returncode
+
+
+@pytest.mark.parametrize("option", ["-h", "--help", "-?"])
+def test_help_is_python3s_then_npythons(option):
+    expected, got = harness.run_both([option])
+    assert got.returncode == expected.returncode == 0
+    assert got.stdout.startswith(expected.stdout)
+    extra = got.stdout[len(expected.stdout):]
+    for name in ("--version", "NPY_JIT=", "NPY_JIT_STATS=", "NPY_THREADS="):
+        assert name in extra
+
+
+def test_version_names_npython_and_its_cpython():
+    cpython = harness.run(harness.PYTHON3, ["--version"]).stdout.split()[1]
+    for option in ("-V", "--version"):
+        got = harness.run(harness.NPYTHON, [option])
+        assert got.returncode == 0
+        assert re.fullmatch(rf"npython \d+\.\d+\.\d+ \(Python {re.escape(cpython)}\)\n", got.stdout)
+    full = harness.run(harness.PYTHON3, ["-VV"]).stdout.strip()[len("Python "):]
+    assert harness.run(harness.NPYTHON, ["-VV"]).stdout.endswith(f"(Python {full})\n")
+
+
+def test_bad_control_value_is_a_clear_error():
+    got = harness.run(harness.NPYTHON, ["-c", "print('ran')"], env_extra={"NPY_THREADS": "many"})
+    assert got.returncode == 2
+    assert got.stdout == ""
+    assert got.stderr == "npython: NPY_THREADS must be N, not 'many'\n"
+
+
+def read_until(fd, done, deadline, transcript):
+    """Appends what the terminal shows to transcript[0] until done(text) or EOF."""
+    while not done(transcript[0]):
+        remaining = deadline - time.monotonic()
+        assert remaining > 0, f"timed out; the terminal showed {transcript[0]!r}"
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # EIO: the child has gone and closed the terminal
+            chunk = b""
+        if not chunk:
+            return
+        transcript[0] += chunk.decode(errors="replace")
+
+
+def interrupt_busy_loop(interpreter, mode_env):
+    env = harness.base_env()
+    env.update(mode_env)
+    proc = subprocess.Popen(
+        [interpreter, "-c", "print('ready', flush=True)\nwhile True:\n    pass\n"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout.readline() == b"ready\n"
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    return proc.returncode, err.decode()
+
+
+@pytest.mark.parametrize("mode", sorted(harness.MODES))
+def test_ctrl_c_exits_as_python3(mode):
+    expected = interrupt_busy_loop(harness.PYTHON3, {})
+    got = interrupt_busy_loop(harness.NPYTHON, harness.MODES[mode])
+    assert expected[0] == -signal.SIGINT
+    assert got == expected
+
+
+def interactive_transcript(interpreter, mode_env, lines):
+    """Runs the interpreter on a terminal, types each line once it shows a
+    prompt and returns everything the terminal showed, and the exit status."""
+    env = harness.base_env()
+    env.update(mode_env)
+    env["TERM"] = "dumb"
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(interpreter, [interpreter, "-q"], env)
+    transcript = [""]
+    deadline = time.monotonic() + 30
+    try:
+        for line in lines:
+            typed_at = len(transcript[0])
+            read_until(fd, lambda text: text.endswith((">>> ", "... ")) and len(text) > typed_at,
+                       deadline, transcript)
+            os.write(fd, line.encode() + b"\n")
+        read_until(fd, lambda text: False, deadline, transcript)
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        raise
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    return harness.normalise(transcript[0], interpreter), os.waitstatus_to_exitcode(status)
+
+
+@pytest.mark.parametrize("mode", sorted(harness.MODES))
+def test_interactive_prompt_on_a_terminal(mode):
+    lines = ["x = 6 * 7", "print(x)", "def f():", "    return x + 1", "", "f()", "1/0", "exit(3)"]
+    expected = interactive_transcript(harness.PYTHON3, {}, lines)
+    got = interactive_transcript(harness.NPYTHON, harness.MODES[mode], lines)
+    assert "42" in expected[0] and "ZeroDivisionError" in expected[0]
+    assert expected[1] == 3
+    assert got == expected

@@ -1,0 +1,56 @@
+"""The `npython` module a program can import, and the NPY_* controls."""
+import re
+
+import pytest
+
+import harness
+
+
+def npython(code, **env):
+    return harness.run(harness.NPYTHON, ["-c", code], env_extra=env)
+
+
+def test_embeds_cpython_311_with_numpy_2():
+    got = npython("import numpy, sys; print(numpy.__version__, sys.version_info[:2])")
+    assert got.returncode == 0, got.stderr
+    assert re.fullmatch(r"2\.\d+\.\d+ \(3, 11\)\n", got.stdout)
+
+
+def test_version_matches_the_command_line():
+    module_version = npython("import npython; print(npython.version)").stdout.strip()
+    assert harness.run(harness.NPYTHON, ["-V"]).stdout.startswith(f"npython {module_version} ")
+
+
+@pytest.mark.parametrize("mode, enabled", [("jit", True), ("eager", False)])
+def test_jit_enabled_follows_npy_jit(mode, enabled):
+    got = npython("import npython; print(npython.jit_enabled())", **harness.MODES[mode])
+    assert got.stdout == f"{enabled}\n"
+
+
+def test_stats_is_a_dict_of_counters():
+    got = npython("import npython; s = npython.stats(); print(type(s).__name__, "
+                  "all(isinstance(k, str) and isinstance(v, int) for k, v in s.items()), "
+                  "s.get('frames.to_cpython', 0) > 0)")
+    assert got.stdout == "dict True True\n"
+
+
+def test_eager_mode_counts_nothing():
+    got = npython("import npython; print(npython.stats())", NPY_JIT="off")
+    assert got.stdout == "{}\n"
+
+
+def test_stats_at_exit_go_to_stderr_only():
+    plain = npython("print('out')")
+    got = npython("print('out')", NPY_JIT_STATS="1")
+    assert got.stdout == plain.stdout == "out\n"
+    assert plain.stderr == ""
+    assert re.fullmatch(r"npython stats:\n(  [\w.]+ +\d+\n)+", got.stderr)
+    assert re.search(r"^  frames\.to_cpython +[1-9]\d*$", got.stderr, re.M)
+
+
+def test_host_describes_the_code_generation_target():
+    got = npython("import npython; h = npython.host(); print(h['vector_isa'], h['threads'])",
+                  NPY_THREADS="3")
+    isa, threads = got.stdout.split()
+    assert isa in ("sse2", "avx2", "avx512")
+    assert threads == "3"

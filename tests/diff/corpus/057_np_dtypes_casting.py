@@ -1,0 +1,33 @@
+# dtype conversions, astype, casting rules, integer info, cumulative ops.
+import numpy as np
+
+f = np.array([-2.7, -0.5, 0.0, 0.5, 1.5, 2.999, 300.2])
+print("astype int64", f.astype(np.int64).tolist())
+print("astype bool", f.astype(bool).tolist())
+print("astype float32 dtype", f.astype(np.float32).dtype, f.astype(np.float32).itemsize)
+u = np.array([0, 100, 255, 256, -1], dtype=np.int64).astype(np.uint8)
+print("int64 -> uint8 wrap", u.tolist())
+print("int16 -> int8", np.array([127, 128, -129, 300], dtype=np.int16).astype(np.int8).tolist())
+for dt in (np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64):
+    info = np.iinfo(dt)
+    print(f"  {np.dtype(dt).name:7s} min={info.min} max={info.max} bits={info.bits}")
+for dt in (np.float16, np.float32, np.float64):
+    fi = np.finfo(dt)
+    print(f"  {np.dtype(dt).name:8s} bits={fi.bits} eps={float(fi.eps):.3e} precision={fi.precision}")
+print("can_cast", np.can_cast(np.int8, np.int16), np.can_cast(np.int64, np.float32), np.can_cast(np.float64, np.int64, "same_kind"), np.can_cast(np.float32, np.float64))
+print("promote_types", np.promote_types(np.int8, np.uint8), np.promote_types(np.int64, np.uint64), np.promote_types("f2", "i2"))
+a = np.arange(1, 11, dtype=np.int8)
+print("cumsum int8 -> ", np.cumsum(a).dtype, np.cumsum(a).tolist())
+print("cumprod int8 wraps", np.cumprod(a, dtype=np.int8).tolist())
+print("cumsum float32", np.cumsum(np.full(5, 0.5, dtype=np.float32)).tolist())
+print("diff", np.diff(np.array([1, 4, 9, 16, 25])).tolist(), np.diff(np.arange(10) ** 2, n=2).tolist())
+c = np.array([1 + 2j, 3 - 4j])
+print("complex", c.dtype, np.abs(c).tolist(), c.real.tolist(), np.conj(c).tolist())
+s = np.array(["a", "bcd"])
+print("str dtype", s.dtype, s.itemsize, np.char.upper(s).tolist())
+dt = np.dtype([("x", np.int32), ("y", np.float64)])
+rec = np.array([(1, 2.5), (3, 4.5)], dtype=dt)
+print("structured", rec["x"].tolist(), rec["y"].tolist(), dt.names, dt.itemsize)
+print("scalar types", type(np.float64(1.0).item()).__name__, type(np.int32(5).item()).__name__, np.float32(1) / np.float32(3) == np.float32(1 / 3))
+print("view bits", np.array([1.0], dtype=np.float64).view(np.int64).tolist(), np.array([1], dtype=np.int32).view(np.uint8).tolist())
+print("frombuffer", np.frombuffer(b"\x01\x02\x03\x04", dtype=np.uint8).tolist(), np.arange(4, dtype=np.uint16).tobytes().hex())
