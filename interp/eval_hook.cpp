@@ -2,26 +2,75 @@
 
 #include <Python.h>
 
+#include <array>
+#include <cstring>
+#include <string>
+
 #include "common/stats.h"
+#include "interp/evaluator.h"
 
 namespace npy::interp {
 namespace {
 
-// npython has no evaluator of its own yet: every frame goes to CPython's.
-PyObject* evaluate_frame(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int throwflag) {
-  static Counter& to_cpython = counter("frames.to_cpython");
-  to_cpython.add();
+constexpr int kReasons = static_cast<int>(Handover::kNotUserCode) + 1;
+
+std::array<Counter*, kReasons> make_frame_counters() {
+  std::array<Counter*, kReasons> counters{};
+  for (int r = 0; r < kReasons; ++r) {
+    const auto reason = static_cast<Handover>(r);
+    counters[r] = reason == Handover::kNone
+                      ? &counter("frames.evaluated")
+                      : &counter(std::string("frames.to_cpython.") + handover_name(reason));
+  }
+  return counters;
+}
+
+std::array<Counter*, kReasons> g_frame_counters;
+
+PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int throwflag) {
+  const Handover reason = decide(tstate, frame, throwflag);
+  g_frame_counters[static_cast<int>(reason)]->add();
+  if (reason == Handover::kNone) return evaluate_frame(tstate, frame);
   return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
+}
+
+void set_hook() {
+  _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), evaluate);
+}
+
+bool is_numpy(PyObject* module_name) {
+  const char* name = PyUnicode_Check(module_name) ? PyUnicode_AsUTF8(module_name) : nullptr;
+  if (!name) {
+    PyErr_Clear();
+    return false;
+  }
+  return std::strcmp(name, "numpy") == 0 || std::strncmp(name, "numpy.", 6) == 0;
+}
+
+// Audit hook: the first "import" event for NumPy installs the frame hook.
+int watch_numpy_import(const char* event, PyObject* args, void*) {
+  if (std::strcmp(event, "import") != 0 || eval_hook_installed()) return 0;
+  if (PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0 && is_numpy(PyTuple_GET_ITEM(args, 0))) {
+    set_hook();
+  }
+  return 0;
 }
 
 }  // namespace
 
-void install_eval_hook() {
-  _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), evaluate_frame);
+void install_evaluator(Scope scope) {
+  g_frame_counters = make_frame_counters();
+  init_policy(scope);
+  if (scope == Scope::kAll) {
+    set_hook();
+  } else if (PySys_AddAuditHook(watch_numpy_import, nullptr) < 0) {
+    PyErr_Clear();
+    set_hook();
+  }
 }
 
 bool eval_hook_installed() {
-  return _PyInterpreterState_GetEvalFrameFunc(PyInterpreterState_Get()) == evaluate_frame;
+  return _PyInterpreterState_GetEvalFrameFunc(PyInterpreterState_Get()) == evaluate;
 }
 
 }  // namespace npy::interp

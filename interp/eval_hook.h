@@ -1,13 +1,18 @@
 // The PEP 523 frame-evaluation hook through which npython sees every Python
-// frame the interpreter runs.
+// frame the interpreter runs, and decides who evaluates it.
 #pragma once
+
+#include "interp/policy.h"
 
 namespace npy::interp {
 
-// Installs the hook in the current interpreter. Requires the GIL.
-void install_eval_hook();
+// Sets npython up in the running interpreter (GIL held). With
+// Scope::kUserCode the hook is installed when the program first imports
+// NumPy: until then nothing of npython's can matter, and CPython's own
+// evaluator keeps its inlined calls. With Scope::kAll it is installed now.
+void install_evaluator(Scope scope);
 
-// Whether the current interpreter's frames go through npython's hook.
+// Whether frames currently go through npython's hook.
 bool eval_hook_installed();
 
 }  // namespace npy::interp

@@ -31,6 +31,14 @@ const ControlSpec kControls[] = {
     {"NPY_JIT", "on|off",
      "off: run as plain CPython, nothing of npython installed (default on)",
      [](const std::string& v, Controls& c) { return apply_on_off(v, c.jit); }},
+    {"NPY_INTERP", "user|all",
+     "frames npython evaluates: the program's own, once it imports NumPy (user, default), "
+     "or all but generators and traced ones (all)",
+     [](const std::string& v, Controls& c) {
+       if (v != "user" && v != "all") return false;
+       c.interp_all_frames = v == "all";
+       return true;
+     }},
     {"NPY_JIT_STATS", "0|1", "1: print npython's counters to stderr at exit",
      [](const std::string& v, Controls& c) { return apply_on_off(v, c.stats); }},
     {"NPY_THREADS", "N", "threads kernels run on (default: all cores)",

@@ -8,8 +8,9 @@
 namespace npy {
 
 struct Controls {
-  bool jit = true;     // NPY_JIT
-  bool stats = false;  // NPY_JIT_STATS
+  bool jit = true;                // NPY_JIT
+  bool stats = false;             // NPY_JIT_STATS
+  bool interp_all_frames = false;  // NPY_INTERP=all (default: user)
 };
 
 // Reads and checks every NPY_* variable. On a bad value returns nothing and

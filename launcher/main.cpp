@@ -3,6 +3,9 @@
 // and its runtime module available.
 #include <Python.h>
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +14,7 @@
 
 #include "common/stats.h"
 #include "interp/eval_hook.h"
+#include "interp/policy.h"
 #include "launcher/command_line.h"
 #include "launcher/controls.h"
 #include "launcher/runtime_module.h"
@@ -45,13 +49,55 @@ void print_version(int level) {
   Py_ExitStatusException(status);
 }
 
+
+// npython's evaluator calls Python functions through the C stack, where
+// CPython's own evaluator inlines them: the interpreter runs on a thread with
+// a stack large enough for the deepest recursion limit a program may set.
+constexpr std::size_t kInterpreterStackBytes = std::size_t{1} << 30;
+
+struct Launch {
+  int argc;
+  char** argv;
+  npy::CommandLineScan scan;
+  npy::Controls controls;
+  sigset_t signal_mask;  // the process's, restored on the interpreter thread
+  int exit_code;
+};
+
+void* run_interpreter(void* arg) {
+  Launch& launch = *static_cast<Launch*>(arg);
+  pthread_sigmask(SIG_SETMASK, &launch.signal_mask, nullptr);
+  npy::register_runtime_module(launch.controls);
+  Config config;
+  PyStatus status = PyConfig_SetBytesArgv(config.get(), launch.argc, launch.argv);
+  if (PyStatus_Exception(status)) exit_on(status, launch.scan);
+  // CPython finds its standard library relative to the executable, which
+  // for npython is not where that library is: point it at the CPython npython
+  // was built against, unless the user's PYTHONHOME is in force.
+  const char* user_home = std::getenv("PYTHONHOME");
+  if (!user_home || !*user_home || launch.scan.ignore_environment) {
+    status = PyConfig_SetBytesString(config.get(), &config.get()->home, NPYTHON_PYTHON_HOME);
+    if (PyStatus_Exception(status)) exit_on(status, launch.scan);
+  }
+  status = Py_InitializeFromConfig(config.get());
+  if (PyStatus_Exception(status)) exit_on(status, launch.scan);
+
+  if (launch.controls.jit) {
+    npy::interp::install_evaluator(launch.controls.interp_all_frames ? npy::interp::Scope::kAll
+                                                                     : npy::interp::Scope::kUserCode);
+  }
+  launch.exit_code = Py_RunMain();
+  if (launch.controls.stats) std::fputs(npy::format_counters().c_str(), stderr);
+  return nullptr;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv, argv + argc);
-  const npy::CommandLineScan scan = npy::scan_command_line(args);
-  if (scan.version && !scan.help && !scan.unknown_option) {
-    print_version(scan.version);
+  Launch launch{argc, argv, npy::scan_command_line(args), {}, {}, 0};
+  if (launch.scan.version && !launch.scan.help && !launch.scan.unknown_option) {
+    print_version(launch.scan.version);
     return 0;
   }
 
@@ -61,24 +107,24 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "npython: %s\n", control_error.c_str());
     return 2;
   }
+  launch.controls = *controls;
 
-  npy::register_runtime_module();
-  Config config;
-  PyStatus status = PyConfig_SetBytesArgv(config.get(), argc, argv);
-  if (PyStatus_Exception(status)) exit_on(status, scan);
-  // CPython finds its standard library relative to the executable, which
-  // for npython is not where that library is: point it at the CPython npython
-  // was built against, unless the user's PYTHONHOME is in force.
-  const char* user_home = std::getenv("PYTHONHOME");
-  if (!user_home || !*user_home || scan.ignore_environment) {
-    status = PyConfig_SetBytesString(config.get(), &config.get()->home, NPYTHON_PYTHON_HOME);
-    if (PyStatus_Exception(status)) exit_on(status, scan);
+  // Signals go to the interpreter thread: this one blocks them all while it
+  // waits, so that a signal interrupts the interpreter's system calls as it
+  // would in python3.
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &launch.signal_mask);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kInterpreterStackBytes);
+  pthread_t interpreter;
+  const int err = pthread_create(&interpreter, &attr, run_interpreter, &launch);
+  pthread_attr_destroy(&attr);
+  if (err != 0) {
+    std::fprintf(stderr, "npython: cannot start the interpreter thread: %s\n", std::strerror(err));
+    return 1;
   }
-  status = Py_InitializeFromConfig(config.get());
-  if (PyStatus_Exception(status)) exit_on(status, scan);
-
-  if (controls->jit) npy::interp::install_eval_hook();
-  const int exit_code = Py_RunMain();
-  if (controls->stats) std::fputs(npy::format_counters().c_str(), stderr);
-  return exit_code;
+  pthread_join(interpreter, nullptr);
+  return launch.exit_code;
 }

@@ -3,7 +3,7 @@
 #include <boost/python.hpp>
 
 #include "common/stats.h"
-#include "interp/eval_hook.h"
+#include "launcher/controls.h"
 #include "jit/host.h"
 #include "version.h"
 
@@ -12,7 +12,9 @@ namespace {
 
 namespace bp = boost::python;
 
-bool jit_enabled() { return interp::eval_hook_installed(); }
+Controls g_controls;
+
+bool jit_enabled() { return g_controls.jit; }
 
 bp::dict stats() {
   bp::dict out;
@@ -35,13 +37,16 @@ BOOST_PYTHON_MODULE(npython) {
   bp::scope().attr("__doc__") = "npython's runtime: version, whether the JIT is on, counters.";
   bp::scope().attr("version") = NPYTHON_VERSION;
   bp::def("jit_enabled", &npy::jit_enabled,
-          "True when npython's evaluator hook is installed (NPY_JIT is not off).");
+          "False when NPY_JIT=off made npython plain CPython.");
   bp::def("stats", &npy::stats, "npython's counters, by name, as a dict.");
   bp::def("host", &npy::host, "The vector instruction set and thread count kernels use.");
 }
 
 namespace npy {
 
-void register_runtime_module() { PyImport_AppendInittab("npython", &PyInit_npython); }
+void register_runtime_module(const Controls& controls) {
+  g_controls = controls;
+  PyImport_AppendInittab("npython", &PyInit_npython);
+}
 
 }  // namespace npy

@@ -5,7 +5,9 @@
 
 namespace npy {
 
+struct Controls;
+
 // Registers the module as built in. Must be called before Python starts.
-void register_runtime_module();
+void register_runtime_module(const Controls& controls);
 
 }  // namespace npy

@@ -19,6 +19,7 @@ INTERPRETER_PLACEHOLDER = "<python>"
 MODES = {
     "jit": {},
     "eager": {"NPY_JIT": "off"},
+    "interp_all": {"NPY_INTERP": "all"},
 }
 
 

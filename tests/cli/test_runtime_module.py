@@ -30,8 +30,29 @@ def test_jit_enabled_follows_npy_jit(mode, enabled):
 def test_stats_is_a_dict_of_counters():
     got = npython("import npython; s = npython.stats(); print(type(s).__name__, "
                   "all(isinstance(k, str) and isinstance(v, int) for k, v in s.items()), "
-                  "s.get('frames.to_cpython', 0) > 0)")
-    assert got.stdout == "dict True True\n"
+                  "sorted(k for k in s if k.startswith('frames.')))")
+    assert got.stdout == ("dict True ['frames.evaluated', 'frames.to_cpython.generator', "
+                          "'frames.to_cpython.import_star_in_function', "
+                          "'frames.to_cpython.not_user_code', 'frames.to_cpython.tracing', "
+                          "'frames.to_cpython.unsupported_opcode']\n")
+
+
+FRAME_COUNTS = ("import npython, sys; s = npython.stats(); "
+                "print(s['frames.evaluated'] > 0, s['frames.to_cpython.not_user_code'] > 0)")
+
+
+def test_default_scope_evaluates_nothing_until_numpy_is_imported():
+    assert npython(FRAME_COUNTS).stdout == "False False\n"
+
+
+def test_default_scope_evaluates_user_code_once_numpy_is_imported():
+    got = npython("import numpy\ndef f():\n    return 1\nf()\n" + FRAME_COUNTS)
+    assert got.stdout == "True True\n", got.stderr
+
+
+def test_interp_all_evaluates_library_code_too():
+    got = npython("import json; json.dumps([1])\n" + FRAME_COUNTS, NPY_INTERP="all")
+    assert got.stdout == "True False\n", got.stderr
 
 
 def test_eager_mode_counts_nothing():
@@ -45,7 +66,7 @@ def test_stats_at_exit_go_to_stderr_only():
     assert got.stdout == plain.stdout == "out\n"
     assert plain.stderr == ""
     assert re.fullmatch(r"npython stats:\n(  [\w.]+ +\d+\n)+", got.stderr)
-    assert re.search(r"^  frames\.to_cpython +[1-9]\d*$", got.stderr, re.M)
+    assert re.search(r"^  frames\.evaluated +\d+$", got.stderr, re.M)
 
 
 def test_host_describes_the_code_generation_target():

@@ -1,0 +1,1217 @@
+#include "interp/evaluator.h"
+
+#include <ceval.h>
+#include <opcode.h>
+
+#include "interp/bytecode_helpers.h"
+
+namespace npy::interp {
+namespace {
+
+// Loads a global or builtin by name: a new reference, or NULL with an
+// exception set.
+PyObject* load_global(PyObject* globals, PyObject* builtins, PyObject* name) {
+  if (PyDict_CheckExact(globals) && PyDict_CheckExact(builtins)) {
+    PyObject* value = PyDict_GetItemWithError(globals, name);
+    if (!value && !PyErr_Occurred()) value = PyDict_GetItemWithError(builtins, name);
+    if (!value) {
+      if (!PyErr_Occurred()) raise_name_error(PyExc_NameError, kNameErrorFormat, name);
+      return nullptr;
+    }
+    Py_INCREF(value);
+    return value;
+  }
+  PyObject* value = PyObject_GetItem(globals, name);
+  if (value) return value;
+  if (!PyErr_ExceptionMatches(PyExc_KeyError)) return nullptr;
+  PyErr_Clear();
+  value = PyObject_GetItem(builtins, name);
+  if (!value && PyErr_ExceptionMatches(PyExc_KeyError)) {
+    raise_name_error(PyExc_NameError, kNameErrorFormat, name);
+  }
+  return value;
+}
+
+// Looks `name` up in a mapping: a new reference, NULL without an exception
+// when absent, NULL with one on error.
+PyObject* mapping_lookup(PyObject* mapping, PyObject* name) {
+  if (PyDict_CheckExact(mapping)) {
+    PyObject* value = PyDict_GetItemWithError(mapping, name);
+    Py_XINCREF(value);
+    return value;
+  }
+  PyObject* value = PyObject_GetItem(mapping, name);
+  if (!value && PyErr_ExceptionMatches(PyExc_KeyError)) PyErr_Clear();
+  return value;
+}
+
+int mapping_store(PyObject* mapping, PyObject* name, PyObject* value) {
+  return PyDict_CheckExact(mapping) ? PyDict_SetItem(mapping, name, value)
+                                    : PyObject_SetItem(mapping, name, value);
+}
+
+// The exception table entry covering `index`: handler offset, stack depth to
+// unwind to and whether to push the raising instruction's offset.
+// Format: Objects/exception_handling_notes.txt of CPython 3.11.
+struct Handler {
+  int target;
+  int depth;
+  bool push_lasti;
+};
+
+const unsigned char* read_varint(const unsigned char* p, int* value) {
+  int v = *p & 63;
+  while (*p & 64) {
+    ++p;
+    v = (v << 6) | (*p & 63);
+  }
+  *value = v;
+  return p + 1;
+}
+
+bool find_handler(PyCodeObject* code, int index, Handler* out) {
+  const auto* p = reinterpret_cast<const unsigned char*>(PyBytes_AS_STRING(code->co_exceptiontable));
+  const unsigned char* end = p + PyBytes_GET_SIZE(code->co_exceptiontable);
+  while (p < end) {
+    int start, size, target, depth_lasti;
+    p = read_varint(p, &start);
+    p = read_varint(p, &size);
+    p = read_varint(p, &target);
+    p = read_varint(p, &depth_lasti);
+    if (start > index) return false;
+    if (index < start + size) {
+      *out = {target, depth_lasti >> 1, (depth_lasti & 1) != 0};
+      return true;
+    }
+  }
+  return false;
+}
+
+PyObject* new_bool(bool b) {
+  PyObject* r = b ? Py_True : Py_False;
+  Py_INCREF(r);
+  return r;
+}
+
+}  // namespace
+
+PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
+  _PyCFrame cframe;
+  npy_frame_enter(tstate, frame, &cframe);
+  npy_frame_fields f;
+  npy_frame_fields_get(frame, &f);
+  PyCodeObject* const code = f.code;
+  PyObject* const consts = code->co_consts;
+  PyObject* const names_tuple = code->co_names;
+  PyObject** const localsplus = f.localsplus;
+  PyObject** const stack_base = localsplus + code->co_nlocalsplus;
+  _Py_CODEUNIT* const first_instr = _PyCode_CODE(code);
+  _Py_CODEUNIT* next_instr = *f.prev_instr + 1;
+  _Py_CODEUNIT* here = next_instr;  // the instruction being executed
+  PyObject** sp = localsplus + *f.stacktop;
+  const volatile int* const eval_breaker = npy_eval_breaker(tstate);
+  PyObject* kwnames = nullptr;  // set by KW_NAMES for the next CALL
+  int opcode = 0;
+  int oparg = 0;
+  PyObject* retval = nullptr;
+
+#define TOP() (sp[-1])
+#define SECOND() (sp[-2])
+#define THIRD() (sp[-3])
+#define PEEK(n) (sp[-(n)])
+#define PUSH(v) (*sp++ = (v))
+#define POP() (*--sp)
+#define GETLOCAL(i) (localsplus[i])
+#define SETLOCAL(i, value)        \
+  do {                            \
+    PyObject* old_ = GETLOCAL(i); \
+    GETLOCAL(i) = (value);        \
+    Py_XDECREF(old_);             \
+  } while (0)
+#define SKIP_CACHES() (next_instr += npy_inline_cache_units(static_cast<uint8_t>(opcode)))
+#define JUMPBY(n) (next_instr += (n))
+#define CHECK_EVAL_BREAKER()                                       \
+  do {                                                             \
+    if (*eval_breaker && npy_handle_eval_breaker(tstate) != 0) goto error; \
+  } while (0)
+
+  if (npy_enter_recursive_call(tstate) != 0) goto exit_unwind;
+  // While the frame runs, its stack is invisible to the cycle collector, as
+  // under CPython's evaluator.
+  *f.stacktop = -1;
+
+  for (;;) {
+    here = next_instr;
+    *f.prev_instr = next_instr;
+    opcode = npy_base_opcode(_Py_OPCODE(*next_instr));
+    oparg = _Py_OPARG(*next_instr);
+    ++next_instr;
+  dispatch:
+    switch (opcode) {
+      case NOP:
+      case PRECALL:  // a specialisation hook only; CALL handles both layouts
+        SKIP_CACHES();
+        break;
+
+      case RESUME:
+        if (oparg < 2) CHECK_EVAL_BREAKER();
+        break;
+
+      case EXTENDED_ARG: {
+        oparg = (oparg << 8) | _Py_OPARG(*next_instr);
+        opcode = npy_base_opcode(_Py_OPCODE(*next_instr));
+        here = next_instr;
+        *f.prev_instr = next_instr;
+        ++next_instr;
+        goto dispatch;
+      }
+
+      case LOAD_CLOSURE:
+      case LOAD_FAST: {
+        PyObject* value = GETLOCAL(oparg);
+        if (!value) {
+          raise_unbound_local(code, oparg);
+          goto error;
+        }
+        Py_INCREF(value);
+        PUSH(value);
+        break;
+      }
+
+      case LOAD_CONST: {
+        PyObject* value = PyTuple_GET_ITEM(consts, oparg);
+        Py_INCREF(value);
+        PUSH(value);
+        break;
+      }
+
+      case STORE_FAST: {
+        PyObject* value = POP();
+        SETLOCAL(oparg, value);
+        break;
+      }
+
+      case DELETE_FAST: {
+        if (!GETLOCAL(oparg)) {
+          raise_unbound_local(code, oparg);
+          goto error;
+        }
+        SETLOCAL(oparg, nullptr);
+        break;
+      }
+
+      case POP_TOP:
+        Py_DECREF(POP());
+        break;
+
+      case PUSH_NULL:
+        PUSH(nullptr);
+        break;
+
+      case COPY: {
+        PyObject* value = PEEK(oparg);
+        Py_INCREF(value);
+        PUSH(value);
+        break;
+      }
+
+      case SWAP: {
+        PyObject* top = TOP();
+        TOP() = PEEK(oparg);
+        PEEK(oparg) = top;
+        break;
+      }
+
+      case UNARY_POSITIVE:
+      case UNARY_NEGATIVE:
+      case UNARY_INVERT: {
+        PyObject* value = TOP();
+        PyObject* res = opcode == UNARY_POSITIVE   ? PyNumber_Positive(value)
+                        : opcode == UNARY_NEGATIVE ? PyNumber_Negative(value)
+                                                   : PyNumber_Invert(value);
+        Py_DECREF(value);
+        TOP() = res;
+        if (!res) goto error;
+        break;
+      }
+
+      case UNARY_NOT: {
+        PyObject* value = TOP();
+        const int truth = PyObject_IsTrue(value);
+        Py_DECREF(value);
+        if (truth < 0) {
+          --sp;
+          goto error;
+        }
+        TOP() = new_bool(!truth);
+        break;
+      }
+
+      case BINARY_OP: {
+        PyObject* rhs = POP();
+        PyObject* lhs = TOP();
+        PyObject* res = kBinaryOps[oparg](lhs, rhs);
+        Py_DECREF(lhs);
+        Py_DECREF(rhs);
+        TOP() = res;
+        if (!res) goto error;
+        SKIP_CACHES();
+        break;
+      }
+
+      case COMPARE_OP: {
+        PyObject* right = POP();
+        PyObject* left = TOP();
+        PyObject* res = PyObject_RichCompare(left, right, oparg);
+        Py_DECREF(left);
+        Py_DECREF(right);
+        TOP() = res;
+        if (!res) goto error;
+        SKIP_CACHES();
+        break;
+      }
+
+      case IS_OP: {
+        PyObject* right = POP();
+        PyObject* left = TOP();
+        const bool result = (left == right) ^ (oparg != 0);
+        Py_DECREF(left);
+        Py_DECREF(right);
+        TOP() = new_bool(result);
+        break;
+      }
+
+      case CONTAINS_OP: {
+        PyObject* right = POP();
+        PyObject* left = POP();
+        const int found = PySequence_Contains(right, left);
+        Py_DECREF(left);
+        Py_DECREF(right);
+        if (found < 0) goto error;
+        PUSH(new_bool(found ^ oparg));
+        break;
+      }
+
+      case BINARY_SUBSCR: {
+        PyObject* sub = POP();
+        PyObject* container = TOP();
+        PyObject* res = PyObject_GetItem(container, sub);
+        Py_DECREF(container);
+        Py_DECREF(sub);
+        TOP() = res;
+        if (!res) goto error;
+        SKIP_CACHES();
+        break;
+      }
+
+      case STORE_SUBSCR: {
+        PyObject* sub = TOP();
+        PyObject* container = SECOND();
+        PyObject* value = THIRD();
+        sp -= 3;
+        const int err = PyObject_SetItem(container, sub, value);
+        Py_DECREF(value);
+        Py_DECREF(container);
+        Py_DECREF(sub);
+        if (err) goto error;
+        SKIP_CACHES();
+        break;
+      }
+
+      case DELETE_SUBSCR: {
+        PyObject* sub = TOP();
+        PyObject* container = SECOND();
+        sp -= 2;
+        const int err = PyObject_DelItem(container, sub);
+        Py_DECREF(container);
+        Py_DECREF(sub);
+        if (err) goto error;
+        break;
+      }
+
+      case BUILD_SLICE: {
+        PyObject* step = oparg == 3 ? POP() : nullptr;
+        PyObject* stop = POP();
+        PyObject* start = TOP();
+        PyObject* slice = PySlice_New(start, stop, step);
+        Py_DECREF(start);
+        Py_DECREF(stop);
+        Py_XDECREF(step);
+        TOP() = slice;
+        if (!slice) goto error;
+        break;
+      }
+
+      case GET_LEN: {
+        const Py_ssize_t n = PyObject_Length(TOP());
+        if (n < 0) goto error;
+        PyObject* len = PyLong_FromSsize_t(n);
+        if (!len) goto error;
+        PUSH(len);
+        break;
+      }
+
+      case GET_ITER: {
+        PyObject* iterable = TOP();
+        PyObject* it = PyObject_GetIter(iterable);
+        Py_DECREF(iterable);
+        TOP() = it;
+        if (!it) goto error;
+        break;
+      }
+
+      case FOR_ITER: {
+        PyObject* it = TOP();
+        PyObject* item = (*Py_TYPE(it)->tp_iternext)(it);
+        if (item) {
+          PUSH(item);
+          break;
+        }
+        if (PyErr_Occurred()) {
+          if (!PyErr_ExceptionMatches(PyExc_StopIteration)) goto error;
+          PyErr_Clear();
+        }
+        --sp;
+        Py_DECREF(it);
+        JUMPBY(oparg);
+        break;
+      }
+
+      case JUMP_FORWARD:
+        JUMPBY(oparg);
+        break;
+
+      case JUMP_BACKWARD:
+        JUMPBY(-oparg);
+        CHECK_EVAL_BREAKER();
+        break;
+
+      case POP_JUMP_FORWARD_IF_FALSE:
+      case POP_JUMP_FORWARD_IF_TRUE:
+      case POP_JUMP_BACKWARD_IF_FALSE:
+      case POP_JUMP_BACKWARD_IF_TRUE: {
+        PyObject* cond = POP();
+        int truth;
+        if (cond == Py_True) {
+          truth = 1;
+        } else if (cond == Py_False) {
+          truth = 0;
+        } else {
+          truth = PyObject_IsTrue(cond);
+        }
+        Py_DECREF(cond);
+        if (truth < 0) goto error;
+        const bool jump_if = opcode == POP_JUMP_FORWARD_IF_TRUE || opcode == POP_JUMP_BACKWARD_IF_TRUE;
+        if ((truth != 0) == jump_if) {
+          if (opcode == POP_JUMP_FORWARD_IF_FALSE || opcode == POP_JUMP_FORWARD_IF_TRUE) {
+            JUMPBY(oparg);
+          } else {
+            JUMPBY(-oparg);
+            CHECK_EVAL_BREAKER();
+          }
+        }
+        break;
+      }
+
+      case POP_JUMP_FORWARD_IF_NONE:
+      case POP_JUMP_FORWARD_IF_NOT_NONE:
+      case POP_JUMP_BACKWARD_IF_NONE:
+      case POP_JUMP_BACKWARD_IF_NOT_NONE: {
+        PyObject* value = POP();
+        const bool is_none = value == Py_None;
+        Py_DECREF(value);
+        const bool jump_if_none = opcode == POP_JUMP_FORWARD_IF_NONE || opcode == POP_JUMP_BACKWARD_IF_NONE;
+        if (is_none == jump_if_none) {
+          if (opcode == POP_JUMP_FORWARD_IF_NONE || opcode == POP_JUMP_FORWARD_IF_NOT_NONE) {
+            JUMPBY(oparg);
+          } else {
+            JUMPBY(-oparg);
+            CHECK_EVAL_BREAKER();
+          }
+        }
+        break;
+      }
+
+      case JUMP_IF_FALSE_OR_POP:
+      case JUMP_IF_TRUE_OR_POP: {
+        PyObject* cond = TOP();
+        const int truth = cond == Py_True ? 1 : cond == Py_False ? 0 : PyObject_IsTrue(cond);
+        if (truth < 0) goto error;
+        if ((truth != 0) == (opcode == JUMP_IF_TRUE_OR_POP)) {
+          JUMPBY(oparg);
+        } else {
+          --sp;
+          Py_DECREF(cond);
+        }
+        break;
+      }
+
+      case LOAD_GLOBAL: {
+        PyObject* value = load_global(f.globals, f.builtins, PyTuple_GET_ITEM(names_tuple, oparg >> 1));
+        if (!value) goto error;
+        if (oparg & 1) PUSH(nullptr);
+        PUSH(value);
+        SKIP_CACHES();
+        break;
+      }
+
+      case STORE_GLOBAL: {
+        PyObject* value = POP();
+        const int err = PyDict_SetItem(f.globals, PyTuple_GET_ITEM(names_tuple, oparg), value);
+        Py_DECREF(value);
+        if (err) goto error;
+        break;
+      }
+
+      case DELETE_GLOBAL: {
+        PyObject* name = PyTuple_GET_ITEM(names_tuple, oparg);
+        if (PyDict_DelItem(f.globals, name) != 0) {
+          if (PyErr_ExceptionMatches(PyExc_KeyError)) {
+            PyErr_Clear();
+            raise_name_error(PyExc_NameError, kNameErrorFormat, name);
+          }
+          goto error;
+        }
+        break;
+      }
+
+      case LOAD_NAME: {
+        PyObject* name = PyTuple_GET_ITEM(names_tuple, oparg);
+        if (!f.locals) {
+          PyErr_Format(PyExc_SystemError, "no locals when loading %R", name);
+          goto error;
+        }
+        PyObject* value = mapping_lookup(f.locals, name);
+        if (!value) {
+          if (PyErr_Occurred()) goto error;
+          value = load_global(f.globals, f.builtins, name);
+          if (!value) goto error;
+        }
+        PUSH(value);
+        break;
+      }
+
+      case STORE_NAME: {
+        PyObject* name = PyTuple_GET_ITEM(names_tuple, oparg);
+        PyObject* value = POP();
+        if (!f.locals) {
+          PyErr_Format(PyExc_SystemError, "no locals found when storing %R", name);
+          Py_DECREF(value);
+          goto error;
+        }
+        const int err = mapping_store(f.locals, name, value);
+        Py_DECREF(value);
+        if (err) goto error;
+        break;
+      }
+
+      case DELETE_NAME: {
+        PyObject* name = PyTuple_GET_ITEM(names_tuple, oparg);
+        if (!f.locals) {
+          PyErr_Format(PyExc_SystemError, "no locals when deleting %R", name);
+          goto error;
+        }
+        if (PyObject_DelItem(f.locals, name) != 0) {
+          raise_name_error(PyExc_NameError, kNameErrorFormat, name);
+          goto error;
+        }
+        break;
+      }
+
+      case MAKE_CELL: {
+        PyObject* cell = PyCell_New(GETLOCAL(oparg));
+        if (!cell) goto error;
+        SETLOCAL(oparg, cell);
+        break;
+      }
+
+      case COPY_FREE_VARS: {
+        PyObject* closure = f.func->func_closure;
+        const int offset = code->co_nlocals + code->co_nplaincellvars;
+        for (int i = 0; i < oparg; ++i) {
+          PyObject* cell = PyTuple_GET_ITEM(closure, i);
+          Py_INCREF(cell);
+          localsplus[offset + i] = cell;
+        }
+        break;
+      }
+
+      case LOAD_DEREF: {
+        PyObject* value = PyCell_GET(GETLOCAL(oparg));
+        if (!value) {
+          raise_unbound_cell(code, oparg);
+          goto error;
+        }
+        Py_INCREF(value);
+        PUSH(value);
+        break;
+      }
+
+      case LOAD_CLASSDEREF: {
+        PyObject* value = mapping_lookup(f.locals, PyTuple_GET_ITEM(code->co_localsplusnames, oparg));
+        if (!value) {
+          if (PyErr_Occurred()) goto error;
+          value = PyCell_GET(GETLOCAL(oparg));
+          if (!value) {
+            raise_unbound_cell(code, oparg);
+            goto error;
+          }
+          Py_INCREF(value);
+        }
+        PUSH(value);
+        break;
+      }
+
+      case STORE_DEREF: {
+        PyObject* value = POP();
+        PyObject* cell = GETLOCAL(oparg);
+        PyObject* old = PyCell_GET(cell);
+        PyCell_SET(cell, value);
+        Py_XDECREF(old);
+        break;
+      }
+
+      case DELETE_DEREF: {
+        PyObject* cell = GETLOCAL(oparg);
+        PyObject* old = PyCell_GET(cell);
+        if (!old) {
+          raise_unbound_cell(code, oparg);
+          goto error;
+        }
+        PyCell_SET(cell, nullptr);
+        Py_DECREF(old);
+        break;
+      }
+
+      case LOAD_ATTR: {
+        PyObject* owner = TOP();
+        PyObject* res = PyObject_GetAttr(owner, PyTuple_GET_ITEM(names_tuple, oparg));
+        if (!res) goto error;
+        Py_DECREF(owner);
+        TOP() = res;
+        SKIP_CACHES();
+        break;
+      }
+
+      case LOAD_METHOD: {
+        PyObject* owner = TOP();
+        PyObject* meth = nullptr;
+        const int is_method = _PyObject_GetMethod(owner, PyTuple_GET_ITEM(names_tuple, oparg), &meth);
+        if (!meth) goto error;
+        if (is_method) {  // [meth, self]: the call passes self first
+          TOP() = meth;
+          PUSH(owner);
+        } else {  // [NULL, attribute]
+          TOP() = nullptr;
+          Py_DECREF(owner);
+          PUSH(meth);
+        }
+        SKIP_CACHES();
+        break;
+      }
+
+      case STORE_ATTR: {
+        PyObject* owner = TOP();
+        PyObject* value = SECOND();
+        sp -= 2;
+        const int err = PyObject_SetAttr(owner, PyTuple_GET_ITEM(names_tuple, oparg), value);
+        Py_DECREF(value);
+        Py_DECREF(owner);
+        if (err) goto error;
+        SKIP_CACHES();
+        break;
+      }
+
+      case DELETE_ATTR: {
+        PyObject* owner = POP();
+        const int err = PyObject_SetAttr(owner, PyTuple_GET_ITEM(names_tuple, oparg), nullptr);
+        Py_DECREF(owner);
+        if (err) goto error;
+        break;
+      }
+
+      case KW_NAMES:
+        kwnames = PyTuple_GET_ITEM(consts, oparg);
+        break;
+
+      case CALL: {
+        // Stack: [NULL, callable, args...] or [method, self, args...].
+        const int is_method = PEEK(oparg + 2) != nullptr;
+        const int total_args = oparg + is_method;
+        PyObject* callable = PEEK(total_args + 1);
+        const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+        PyObject** args = sp - total_args;
+        PyObject* res = PyObject_Vectorcall(
+            callable, args, static_cast<size_t>(total_args - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET,
+            kwnames);
+        kwnames = nullptr;
+        Py_DECREF(callable);
+        for (int i = 0; i < total_args; ++i) Py_DECREF(args[i]);
+        sp -= total_args + 2 - is_method;
+        PUSH(res);
+        if (!res) goto error;
+        SKIP_CACHES();
+        CHECK_EVAL_BREAKER();
+        break;
+      }
+
+      case CALL_FUNCTION_EX: {
+        PyObject* kwargs = nullptr;
+        if (oparg & 1) {
+          kwargs = POP();
+          if (!PyDict_CheckExact(kwargs)) {
+            PyObject* d = PyDict_New();
+            if (!d) {
+              Py_DECREF(kwargs);
+              goto error;
+            }
+            if (_PyDict_MergeEx(d, kwargs, 2) < 0) {
+              Py_DECREF(d);
+              format_kwargs_error(SECOND(), kwargs);
+              Py_DECREF(kwargs);
+              goto error;
+            }
+            Py_DECREF(kwargs);
+            kwargs = d;
+          }
+        }
+        PyObject* callargs = POP();
+        PyObject* func = TOP();
+        if (!PyTuple_CheckExact(callargs)) {
+          if (check_args_iterable(func, callargs) < 0) {
+            Py_DECREF(callargs);
+            Py_XDECREF(kwargs);
+            goto error;
+          }
+          PyObject* tuple = PySequence_Tuple(callargs);
+          Py_DECREF(callargs);
+          if (!tuple) {
+            Py_XDECREF(kwargs);
+            goto error;
+          }
+          callargs = tuple;
+        }
+        PyObject* result = PyObject_Call(func, callargs, kwargs);
+        Py_DECREF(func);
+        Py_DECREF(callargs);
+        Py_XDECREF(kwargs);
+        --sp;  // the NULL below the callable
+        TOP() = result;
+        if (!result) goto error;
+        CHECK_EVAL_BREAKER();
+        break;
+      }
+
+      case MAKE_FUNCTION: {
+        PyObject* code_obj = POP();
+        auto* func = reinterpret_cast<PyFunctionObject*>(PyFunction_New(code_obj, f.globals));
+        Py_DECREF(code_obj);
+        if (!func) goto error;
+        if (oparg & 0x08) func->func_closure = POP();
+        if (oparg & 0x04) func->func_annotations = POP();
+        if (oparg & 0x02) func->func_kwdefaults = POP();
+        if (oparg & 0x01) func->func_defaults = POP();
+        PUSH(reinterpret_cast<PyObject*>(func));
+        break;
+      }
+
+      case RETURN_VALUE: {
+        retval = POP();
+        *f.stacktop = static_cast<int>(sp - localsplus);
+        npy_leave_recursive_call(tstate);
+        npy_frame_leave(tstate, &cframe);
+        return retval;
+      }
+
+      case BUILD_TUPLE: {
+        PyObject* tuple = PyTuple_New(oparg);
+        if (!tuple) goto error;
+        while (--oparg >= 0) PyTuple_SET_ITEM(tuple, oparg, POP());
+        PUSH(tuple);
+        break;
+      }
+
+      case BUILD_LIST: {
+        PyObject* list = PyList_New(oparg);
+        if (!list) goto error;
+        while (--oparg >= 0) PyList_SET_ITEM(list, oparg, POP());
+        PUSH(list);
+        break;
+      }
+
+      case LIST_TO_TUPLE: {
+        PyObject* list = POP();
+        PyObject* tuple = PyList_AsTuple(list);
+        Py_DECREF(list);
+        if (!tuple) goto error;
+        PUSH(tuple);
+        break;
+      }
+
+      case LIST_APPEND: {
+        PyObject* value = POP();
+        const int err = PyList_Append(PEEK(oparg), value);
+        Py_DECREF(value);
+        if (err) goto error;
+        break;
+      }
+
+      case LIST_EXTEND: {
+        PyObject* iterable = POP();
+        PyObject* none = _PyList_Extend(reinterpret_cast<PyListObject*>(PEEK(oparg)), iterable);
+        if (!none) {
+          if (PyErr_ExceptionMatches(PyExc_TypeError) && !Py_TYPE(iterable)->tp_iter &&
+              !PySequence_Check(iterable)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "Value after * must be an iterable, not %.200s",
+                         Py_TYPE(iterable)->tp_name);
+          }
+          Py_DECREF(iterable);
+          goto error;
+        }
+        Py_DECREF(none);
+        Py_DECREF(iterable);
+        break;
+      }
+
+      case BUILD_SET: {
+        PyObject* set = PySet_New(nullptr);
+        if (!set) goto error;
+        int err = 0;
+        for (int i = oparg; i > 0; --i) {
+          PyObject* item = PEEK(i);
+          if (!err) err = PySet_Add(set, item);
+          Py_DECREF(item);
+        }
+        sp -= oparg;
+        if (err) {
+          Py_DECREF(set);
+          goto error;
+        }
+        PUSH(set);
+        break;
+      }
+
+      case SET_ADD: {
+        PyObject* value = POP();
+        const int err = PySet_Add(PEEK(oparg), value);
+        Py_DECREF(value);
+        if (err) goto error;
+        break;
+      }
+
+      case SET_UPDATE: {
+        PyObject* iterable = POP();
+        const int err = _PySet_Update(PEEK(oparg), iterable);
+        Py_DECREF(iterable);
+        if (err < 0) goto error;
+        break;
+      }
+
+      case BUILD_MAP: {
+        PyObject* map = _PyDict_NewPresized(oparg);
+        if (!map) goto error;
+        for (int i = 0; i < oparg; ++i) {
+          if (PyDict_SetItem(map, PEEK(2 * (oparg - i)), PEEK(2 * (oparg - i) - 1)) < 0) {
+            Py_DECREF(map);
+            goto error;
+          }
+        }
+        for (int i = 0; i < 2 * oparg; ++i) Py_DECREF(POP());
+        PUSH(map);
+        break;
+      }
+
+      case BUILD_CONST_KEY_MAP: {
+        PyObject* keys = TOP();
+        if (!PyTuple_CheckExact(keys) || PyTuple_GET_SIZE(keys) != oparg) {
+          PyErr_SetString(PyExc_SystemError, "bad BUILD_CONST_KEY_MAP keys argument");
+          goto error;
+        }
+        PyObject* map = _PyDict_NewPresized(oparg);
+        if (!map) goto error;
+        for (int i = 0; i < oparg; ++i) {
+          if (PyDict_SetItem(map, PyTuple_GET_ITEM(keys, i), PEEK(oparg + 1 - i)) < 0) {
+            Py_DECREF(map);
+            goto error;
+          }
+        }
+        for (int i = 0; i <= oparg; ++i) Py_DECREF(POP());
+        PUSH(map);
+        break;
+      }
+
+      case MAP_ADD: {
+        PyObject* value = POP();
+        PyObject* key = POP();
+        const int err = PyDict_SetItem(PEEK(oparg), key, value);
+        Py_DECREF(key);
+        Py_DECREF(value);
+        if (err) goto error;
+        break;
+      }
+
+      case DICT_UPDATE: {
+        PyObject* update = POP();
+        if (PyDict_Update(PEEK(oparg), update) < 0) {
+          if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Format(PyExc_TypeError, "'%.200s' object is not a mapping",
+                         Py_TYPE(update)->tp_name);
+          }
+          Py_DECREF(update);
+          goto error;
+        }
+        Py_DECREF(update);
+        break;
+      }
+
+      case DICT_MERGE: {
+        PyObject* update = POP();
+        if (_PyDict_MergeEx(PEEK(oparg), update, 2) < 0) {
+          format_kwargs_error(PEEK(2 + oparg), update);
+          Py_DECREF(update);
+          goto error;
+        }
+        Py_DECREF(update);
+        break;
+      }
+
+      case BUILD_STRING: {
+        PyObject* str = _PyUnicode_JoinArray(names().empty, sp - oparg, oparg);
+        if (!str) goto error;
+        while (--oparg >= 0) Py_DECREF(POP());
+        PUSH(str);
+        break;
+      }
+
+      case FORMAT_VALUE: {
+        PyObject* spec = (oparg & FVS_MASK) == FVS_HAVE_SPEC ? POP() : nullptr;
+        PyObject* value = POP();
+        PyObject* (*convert)(PyObject*) = nullptr;
+        switch (oparg & FVC_MASK) {
+          case FVC_STR: convert = PyObject_Str; break;
+          case FVC_REPR: convert = PyObject_Repr; break;
+          case FVC_ASCII: convert = PyObject_ASCII; break;
+          default: break;
+        }
+        if (convert) {
+          PyObject* converted = convert(value);
+          Py_DECREF(value);
+          if (!converted) {
+            Py_XDECREF(spec);
+            goto error;
+          }
+          value = converted;
+        }
+        if (PyUnicode_CheckExact(value) && !spec) {
+          PUSH(value);
+          break;
+        }
+        PyObject* result = PyObject_Format(value, spec);
+        Py_DECREF(value);
+        Py_XDECREF(spec);
+        if (!result) goto error;
+        PUSH(result);
+        break;
+      }
+
+      case UNPACK_SEQUENCE: {
+        PyObject* seq = POP();
+        if (PyTuple_CheckExact(seq) && PyTuple_GET_SIZE(seq) == oparg) {
+          for (int i = oparg; i-- > 0;) PUSH(Py_NewRef(PyTuple_GET_ITEM(seq, i)));
+        } else if (PyList_CheckExact(seq) && PyList_GET_SIZE(seq) == oparg) {
+          for (int i = oparg; i-- > 0;) PUSH(Py_NewRef(PyList_GET_ITEM(seq, i)));
+        } else if (unpack_iterable(seq, oparg, -1, sp + oparg)) {
+          sp += oparg;
+        } else {
+          Py_DECREF(seq);
+          goto error;
+        }
+        Py_DECREF(seq);
+        SKIP_CACHES();
+        break;
+      }
+
+      case UNPACK_EX: {
+        const int total = 1 + (oparg & 0xFF) + (oparg >> 8);
+        PyObject* seq = POP();
+        if (!unpack_iterable(seq, oparg & 0xFF, oparg >> 8, sp + total)) {
+          Py_DECREF(seq);
+          goto error;
+        }
+        sp += total;
+        Py_DECREF(seq);
+        break;
+      }
+
+      case IMPORT_NAME: {
+        PyObject* fromlist = POP();
+        PyObject* level = TOP();
+        PyObject* res = import_name(tstate, f.builtins, f.globals, f.locals,
+                                    PyTuple_GET_ITEM(names_tuple, oparg), fromlist, level);
+        Py_DECREF(level);
+        Py_DECREF(fromlist);
+        TOP() = res;
+        if (!res) goto error;
+        break;
+      }
+
+      case IMPORT_FROM: {
+        PyObject* res = import_from(TOP(), PyTuple_GET_ITEM(names_tuple, oparg));
+        PUSH(res);
+        if (!res) goto error;
+        break;
+      }
+
+      case IMPORT_STAR: {
+        // Frames with fast locals containing this are handed to CPython, so
+        // f.locals is the namespace to fill.
+        PyObject* module = POP();
+        if (!f.locals) {
+          PyErr_SetString(PyExc_SystemError, "no locals found during 'import *'");
+          Py_DECREF(module);
+          goto error;
+        }
+        const int err = import_all_from(f.locals, module);
+        Py_DECREF(module);
+        if (err) goto error;
+        break;
+      }
+
+      case LOAD_BUILD_CLASS: {
+        PyObject* build_class = mapping_lookup(f.builtins, names().build_class);
+        if (!build_class) {
+          if (!PyErr_Occurred()) PyErr_SetString(PyExc_NameError, "__build_class__ not found");
+          goto error;
+        }
+        PUSH(build_class);
+        break;
+      }
+
+      case LOAD_ASSERTION_ERROR:
+        PUSH(Py_NewRef(PyExc_AssertionError));
+        break;
+
+      case SETUP_ANNOTATIONS: {
+        if (!f.locals) {
+          PyErr_SetString(PyExc_SystemError, "no locals found when setting up annotations");
+          goto error;
+        }
+        PyObject* existing = mapping_lookup(f.locals, names().annotations);
+        if (existing) {
+          Py_DECREF(existing);
+          break;
+        }
+        if (PyErr_Occurred()) goto error;
+        PyObject* annotations = PyDict_New();
+        if (!annotations) goto error;
+        const int err = mapping_store(f.locals, names().annotations, annotations);
+        Py_DECREF(annotations);
+        if (err) goto error;
+        break;
+      }
+
+      case PRINT_EXPR: {
+        PyObject* value = POP();
+        PyObject* hook = PySys_GetObject("displayhook");
+        if (!hook) {
+          PyErr_SetString(PyExc_RuntimeError, "lost sys.displayhook");
+          Py_DECREF(value);
+          goto error;
+        }
+        PyObject* res = PyObject_CallOneArg(hook, value);
+        Py_DECREF(value);
+        if (!res) goto error;
+        Py_DECREF(res);
+        break;
+      }
+
+      case BEFORE_WITH: {
+        PyObject* mgr = TOP();
+        PyObject* enter = lookup_special(mgr, names().enter);
+        if (!enter) {
+          if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_TypeError,
+                         "'%.200s' object does not support the context manager protocol",
+                         Py_TYPE(mgr)->tp_name);
+          }
+          goto error;
+        }
+        PyObject* exit = lookup_special(mgr, names().exit);
+        if (!exit) {
+          if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_TypeError,
+                         "'%.200s' object does not support the context manager protocol "
+                         "(missed __exit__ method)",
+                         Py_TYPE(mgr)->tp_name);
+          }
+          Py_DECREF(enter);
+          goto error;
+        }
+        TOP() = exit;
+        Py_DECREF(mgr);
+        PyObject* res = PyObject_CallNoArgs(enter);
+        Py_DECREF(enter);
+        if (!res) goto error;
+        PUSH(res);
+        break;
+      }
+
+      case WITH_EXCEPT_START: {
+        // Stack: exit, lasti, previous exception, exception.
+        PyObject* val = TOP();
+        PyObject* exc = PyExceptionInstance_Class(val);
+        PyObject* tb = PyException_GetTraceback(val);
+        Py_XDECREF(tb);  // borrowed for the call; the exception keeps it
+        PyObject* exit_func = PEEK(4);
+        PyObject* stack[4] = {nullptr, exc, val, tb};
+        PyObject* res = PyObject_Vectorcall(exit_func, stack + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+        if (!res) goto error;
+        PUSH(res);
+        break;
+      }
+
+      case PUSH_EXC_INFO: {
+        PyObject* value = TOP();
+        _PyErr_StackItem* exc_info = tstate->exc_info;
+        TOP() = exc_info->exc_value ? exc_info->exc_value : Py_NewRef(Py_None);
+        Py_INCREF(value);
+        PUSH(value);
+        exc_info->exc_value = value;
+        break;
+      }
+
+      case POP_EXCEPT: {
+        _PyErr_StackItem* exc_info = tstate->exc_info;
+        PyObject* old = exc_info->exc_value;
+        exc_info->exc_value = POP();
+        Py_XDECREF(old);
+        break;
+      }
+
+      case CHECK_EXC_MATCH: {
+        PyObject* right = POP();
+        PyObject* left = TOP();
+        if (check_except_type_valid(right) < 0) {
+          Py_DECREF(right);
+          goto error;
+        }
+        const int matches = PyErr_GivenExceptionMatches(left, right);
+        Py_DECREF(right);
+        PUSH(new_bool(matches));
+        break;
+      }
+
+      case RAISE_VARARGS: {
+        PyObject* cause = nullptr;
+        PyObject* exc = nullptr;
+        if (oparg == 2) cause = POP();
+        if (oparg >= 1) exc = POP();
+        if (do_raise(tstate, exc, cause)) goto exception_unwind;
+        goto error;
+      }
+
+      case RERAISE: {
+        if (oparg) {
+          PyObject* lasti = PEEK(oparg + 1);
+          if (!PyLong_Check(lasti)) {
+            PyErr_SetString(PyExc_SystemError, "lasti is not an int");
+            goto error;
+          }
+          *f.prev_instr = first_instr + PyLong_AsLong(lasti);
+        }
+        PyObject* val = POP();
+        PyObject* type = Py_NewRef(PyExceptionInstance_Class(val));
+        PyErr_Restore(type, val, PyException_GetTraceback(val));
+        goto exception_unwind;
+      }
+
+      case MATCH_MAPPING:
+      case MATCH_SEQUENCE: {
+        const unsigned long flag = opcode == MATCH_MAPPING ? Py_TPFLAGS_MAPPING : Py_TPFLAGS_SEQUENCE;
+        PyObject* matched = new_bool(Py_TYPE(TOP())->tp_flags & flag);
+        PUSH(matched);
+        break;
+      }
+
+      case MATCH_KEYS: {
+        PyObject* values = match_keys(SECOND(), TOP());
+        if (!values) goto error;
+        PUSH(values);
+        break;
+      }
+
+      case MATCH_CLASS: {
+        PyObject* kw = POP();
+        PyObject* type = POP();
+        PyObject* subject = TOP();
+        PyObject* attrs = match_class(subject, type, oparg, kw);
+        Py_DECREF(kw);
+        Py_DECREF(type);
+        if (!attrs) {
+          if (PyErr_Occurred()) goto error;
+          attrs = Py_NewRef(Py_None);
+        }
+        TOP() = attrs;
+        Py_DECREF(subject);
+        break;
+      }
+
+      default:
+        // The policy hands frames with any other instruction to CPython.
+        PyErr_Format(PyExc_SystemError, "npython: unexpected opcode %d", opcode);
+        goto error;
+    }
+    continue;
+
+  error:
+    kwnames = nullptr;
+    if (!PyErr_Occurred()) {
+      PyErr_SetString(PyExc_SystemError, "error return without exception set");
+    }
+    if (!npy_frame_is_incomplete(frame)) npy_traceback_here();
+
+  exception_unwind: {
+    Handler handler;
+    if (!find_handler(code, static_cast<int>(here - first_instr), &handler)) {
+      while (sp > stack_base) Py_XDECREF(POP());
+      *f.stacktop = static_cast<int>(sp - localsplus);
+      goto exit_unwind;
+    }
+    PyObject** new_top = stack_base + handler.depth;
+    while (sp > new_top) Py_XDECREF(POP());
+    if (handler.push_lasti) {
+      PyObject* lasti = PyLong_FromLong(static_cast<long>(*f.prev_instr - first_instr));
+      if (!lasti) goto exception_unwind;
+      PUSH(lasti);
+    }
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyException_SetTraceback(value, tb ? tb : Py_None);
+    Py_XDECREF(tb);
+    Py_XDECREF(type);
+    PUSH(value);
+    next_instr = first_instr + handler.target;
+  }
+  }
+
+exit_unwind:
+  npy_leave_recursive_call(tstate);
+  npy_frame_leave(tstate, &cframe);
+  return nullptr;
+
+#undef TOP
+#undef SECOND
+#undef THIRD
+#undef PEEK
+#undef PUSH
+#undef POP
+#undef GETLOCAL
+#undef SETLOCAL
+#undef SKIP_CACHES
+#undef JUMPBY
+#undef CHECK_EVAL_BREAKER
+}
+
+}  // namespace npy::interp

@@ -1,0 +1,17 @@
+// npython's evaluator: runs one CPython 3.11 frame's bytecode on CPython's
+// own frame, from its first instruction to its return or its unhandled
+// exception.
+#pragma once
+
+#include <Python.h>
+
+#include "interp/frame_glue.h"
+
+namespace npy::interp {
+
+// Runs a frame that has not started yet (not a generator's, not resumed,
+// not thrown into). Returns its result, or NULL with an exception set; the
+// caller (CPython's _PyEval_Vector) clears the frame afterwards.
+PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame);
+
+}  // namespace npy::interp

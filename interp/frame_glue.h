@@ -1,0 +1,72 @@
+/* The only part of npython that knows the layout of CPython 3.11's private
+ * frame and interpreter structures (Include/internal/pycore_frame.h,
+ * pycore_interp.h, pycore_opcode.h), behind a plain C interface. The build
+ * refuses any CPython other than 3.11. */
+#ifndef NPY_INTERP_FRAME_GLUE_H
+#define NPY_INTERP_FRAME_GLUE_H
+
+#include <Python.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct _PyInterpreterFrame npy_frame;
+
+/* Pointers into a frame, fetched once when evaluation of the frame starts. */
+typedef struct {
+  PyCodeObject *code;
+  PyFunctionObject *func;
+  PyObject *globals;
+  PyObject *builtins;
+  PyObject *locals;           /* NULL for function frames */
+  PyObject **localsplus;      /* fast locals, cells, free variables, then the value stack */
+  _Py_CODEUNIT **prev_instr;  /* the frame's last-instruction field */
+  int *stacktop;              /* number of live entries of localsplus, -1 while running */
+} npy_frame_fields;
+
+void npy_frame_fields_get(npy_frame *frame, npy_frame_fields *out);
+
+/* Links `frame` under `cframe` as CPython's evaluator does on entry (the
+ * frame becomes the thread's current frame) and unlinks it on exit. */
+void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, _PyCFrame *cframe);
+void npy_frame_leave(PyThreadState *tstate, _PyCFrame *cframe);
+
+/* The frame is still running its prologue (COPY_FREE_VARS, MAKE_CELL...):
+ * CPython shows no traceback entry for it yet. */
+int npy_frame_is_incomplete(npy_frame *frame);
+
+/* Whether the frame belongs to a generator, coroutine or async generator. */
+int npy_frame_owned_by_generator(npy_frame *frame);
+
+/* The recursion-limit accounting of a frame's start and end, as CPython's
+ * evaluator does it (Include/internal/pycore_ceval.h). */
+int npy_enter_recursive_call(PyThreadState *tstate);
+void npy_leave_recursive_call(PyThreadState *tstate);
+
+/* Records the current instruction of the current frame in the traceback of
+ * the exception being raised. */
+void npy_traceback_here(void);
+
+/* The word that tells the evaluator that signals, pending calls, a GIL drop
+ * request or an asynchronous exception are waiting. */
+const volatile int *npy_eval_breaker(PyThreadState *tstate);
+
+/* Handles what the eval breaker signals, as CPython's evaluator does.
+ * Returns -1 with an exception set when one was raised. */
+int npy_handle_eval_breaker(PyThreadState *tstate);
+
+/* CPython's tables for its specialised instructions: the base instruction
+ * of each, and the number of inline cache units that follow each base. */
+uint8_t npy_base_opcode(uint8_t opcode);
+uint8_t npy_inline_cache_units(uint8_t base_opcode);
+
+/* The builtins' original __import__, for the fast import path. */
+PyObject *npy_original_import_func(PyThreadState *tstate);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

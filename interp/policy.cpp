@@ -1,0 +1,119 @@
+#include "interp/policy.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "interp/opcode_table.h"
+
+namespace npy::interp {
+namespace {
+
+Scope g_scope = Scope::kAll;
+Py_ssize_t g_code_extra_index = -1;
+std::vector<std::string> g_library_dirs;  // where the standard library and packages live
+
+// The decision is stored in the code object's extra slot as a small integer
+// (1 + Handover), so nothing needs freeing.
+void forget_decision(void*) {}
+
+Handover scan_code(PyCodeObject* code) {
+  if (code->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)) {
+    return Handover::kGenerator;
+  }
+  const auto* units = _PyCode_CODE(code);
+  const Py_ssize_t n = Py_SIZE(code);
+  for (Py_ssize_t i = 0; i < n;) {
+    const uint8_t op = npy_base_opcode(_Py_OPCODE(units[i]));
+    switch (kOpcodeInfos[op].support) {
+      case OpcodeSupport::kEvaluated: break;
+      case OpcodeSupport::kGeneratorOnly:
+      case OpcodeSupport::kHandedOver:
+      case OpcodeSupport::kUnknown: return Handover::kUnsupportedOpcode;
+    }
+    if (op == IMPORT_STAR && code->co_nlocalsplus > 0) return Handover::kImportStarInFunction;
+    i += 1 + npy_inline_cache_units(op);
+  }
+  return Handover::kNone;
+}
+
+bool is_library_code(PyCodeObject* code) {
+  const char* file = PyUnicode_AsUTF8(code->co_filename);
+  if (!file) {
+    PyErr_Clear();
+    return true;
+  }
+  if (std::strncmp(file, "<frozen ", 8) == 0) return true;
+  for (const std::string& dir : g_library_dirs) {
+    if (std::strncmp(file, dir.c_str(), dir.size()) == 0) return true;
+  }
+  return false;
+}
+
+Handover decide_code(PyCodeObject* code) {
+  const Handover scanned = scan_code(code);
+  if (scanned != Handover::kNone) return scanned;
+  if (g_scope == Scope::kUserCode && is_library_code(code)) return Handover::kNotUserCode;
+  return Handover::kNone;
+}
+
+void add_library_dir(const char* sys_attr) {
+  PyObject* prefix = PySys_GetObject(sys_attr);  // borrowed
+  if (!prefix || !PyUnicode_Check(prefix)) return;
+  const char* text = PyUnicode_AsUTF8(prefix);
+  if (!text) {
+    PyErr_Clear();
+    return;
+  }
+  g_library_dirs.push_back(std::string(text) + "/lib/python3.11/");
+}
+
+}  // namespace
+
+const char* handover_name(Handover reason) {
+  switch (reason) {
+    case Handover::kNone: return "evaluated";
+    case Handover::kGenerator: return "generator";
+    case Handover::kTracing: return "tracing";
+    case Handover::kUnsupportedOpcode: return "unsupported_opcode";
+    case Handover::kImportStarInFunction: return "import_star_in_function";
+    case Handover::kNotUserCode: return "not_user_code";
+  }
+  return "unknown";
+}
+
+bool handover_is_allowed(Handover reason) {
+  return reason == Handover::kGenerator || reason == Handover::kTracing;
+}
+
+void init_policy(Scope scope) {
+  g_scope = scope;
+  g_code_extra_index = _PyEval_RequestCodeExtraIndex(forget_decision);
+  for (const char* attr : {"prefix", "base_prefix", "exec_prefix", "base_exec_prefix"}) {
+    add_library_dir(attr);
+  }
+  if (const char* home = std::getenv("HOME")) {
+    g_library_dirs.push_back(std::string(home) + "/.local/lib/python3.11/");
+  }
+}
+
+Handover decide(PyThreadState* tstate, npy_frame* frame, int throwflag) {
+  if (throwflag || npy_frame_owned_by_generator(frame)) return Handover::kGenerator;
+  if (tstate->cframe->use_tracing) return Handover::kTracing;
+  npy_frame_fields fields;
+  npy_frame_fields_get(frame, &fields);
+  PyObject* code = reinterpret_cast<PyObject*>(fields.code);
+  void* cached = nullptr;
+  if (g_code_extra_index >= 0 && _PyCode_GetExtra(code, g_code_extra_index, &cached) == 0 && cached) {
+    return static_cast<Handover>(reinterpret_cast<std::uintptr_t>(cached) - 1);
+  }
+  const Handover decision = decide_code(fields.code);
+  if (g_code_extra_index >= 0) {
+    void* stored = reinterpret_cast<void*>(static_cast<std::uintptr_t>(decision) + 1);
+    if (_PyCode_SetExtra(code, g_code_extra_index, stored) < 0) PyErr_Clear();
+  }
+  return decision;
+}
+
+}  // namespace npy::interp
