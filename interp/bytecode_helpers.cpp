@@ -19,7 +19,7 @@ PyObject* inplace_power(PyObject* a, PyObject* b) { return PyNumber_InPlacePower
 const Names& names() {
   static const Names n = {
       intern("__build_class__"), intern("__import__"), intern("__annotations__"),
-      intern("__enter__"),       intern("__exit__"),   intern("__name__"),
+      intern("__enter__"),       intern("__exit__"),   intern("__name__"), intern("name"),
       intern("__spec__"),        intern("__all__"),    intern("__dict__"),
       intern("get"),             intern("__match_args__"), intern("displayhook"),
       intern(""),
@@ -215,7 +215,7 @@ int import_all_from(PyObject* locals, PyObject* module) {
       break;
     }
     if (!PyUnicode_Check(name)) {
-      PyObject* modname = PyObject_GetAttr(module, names().name);
+      PyObject* modname = PyObject_GetAttr(module, names().dunder_name);
       if (modname && !PyUnicode_Check(modname)) {
         PyErr_Format(PyExc_TypeError, "module __name__ must be a string, not %.100s",
                      Py_TYPE(modname)->tp_name);
@@ -254,7 +254,7 @@ PyObject* import_from(PyObject* module, PyObject* name) {
   if (_PyObject_LookupAttr(module, name, &found) != 0) return found;
   // A circular import may not have set the attribute yet: the submodule
   // may already be in sys.modules.
-  PyObject* pkgname = PyObject_GetAttr(module, names().name);
+  PyObject* pkgname = PyObject_GetAttr(module, names().dunder_name);
   if (pkgname && PyUnicode_Check(pkgname)) {
     PyObject* fullname = PyUnicode_FromFormat("%U.%U", pkgname, name);
     if (!fullname) {

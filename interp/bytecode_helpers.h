@@ -15,6 +15,7 @@ struct Names {
   PyObject* annotations;
   PyObject* enter;
   PyObject* exit;
+  PyObject* dunder_name;
   PyObject* name;
   PyObject* spec;
   PyObject* all;

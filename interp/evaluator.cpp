@@ -141,6 +141,24 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
   *f.stacktop = -1;
 
   for (;;) {
+    if (cframe.use_tracing) {
+      // Tracing was switched on while this frame ran: send the line events
+      // CPython's evaluator would (a tracer may also move the frame to
+      // another line, or pop its stack, by setting f_lineno).
+      if (tstate->c_tracefunc && next_instr - first_instr >= code->_co_firsttraceable) {
+        const int previous = static_cast<int>(*f.prev_instr - first_instr);
+        *f.prev_instr = next_instr;
+        *f.stacktop = static_cast<int>(sp - localsplus);
+        const int err = npy_trace_line(tstate, frame, previous);
+        sp = localsplus + *f.stacktop;
+        *f.stacktop = -1;
+        if (err) {
+          here = next_instr;
+          goto error;
+        }
+        next_instr = *f.prev_instr;
+      }
+    }
     here = next_instr;
     *f.prev_instr = next_instr;
     opcode = npy_base_opcode(_Py_OPCODE(*next_instr));
@@ -369,6 +387,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         }
         if (PyErr_Occurred()) {
           if (!PyErr_ExceptionMatches(PyExc_StopIteration)) goto error;
+          if (tstate->c_tracefunc) npy_trace_exception(tstate, frame);
           PyErr_Clear();
         }
         --sp;
@@ -718,6 +737,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
       case RETURN_VALUE: {
         retval = POP();
         *f.stacktop = static_cast<int>(sp - localsplus);
+        if (cframe.use_tracing && npy_trace_return(tstate, frame, retval) != 0) {
+          Py_DECREF(retval);
+          goto exit_unwind;
+        }
         npy_leave_recursive_call(tstate);
         npy_frame_leave(tstate, &cframe);
         return retval;
@@ -1170,12 +1193,18 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
       PyErr_SetString(PyExc_SystemError, "error return without exception set");
     }
     if (!npy_frame_is_incomplete(frame)) npy_traceback_here();
+    if (tstate->c_tracefunc) {
+      *f.stacktop = static_cast<int>(sp - localsplus);
+      npy_trace_exception(tstate, frame);
+      *f.stacktop = -1;
+    }
 
   exception_unwind: {
     Handler handler;
     if (!find_handler(code, static_cast<int>(here - first_instr), &handler)) {
       while (sp > stack_base) Py_XDECREF(POP());
       *f.stacktop = static_cast<int>(sp - localsplus);
+      if (cframe.use_tracing) npy_trace_return(tstate, frame, nullptr);  // already unwinding
       goto exit_unwind;
     }
     PyObject** new_top = stack_base + handler.depth;
@@ -1187,6 +1216,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
     }
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
+    if (!type) {
+      PyErr_SetString(PyExc_SystemError, "error return without exception set");
+      PyErr_Fetch(&type, &value, &tb);
+    }
     PyErr_NormalizeException(&type, &value, &tb);
     PyException_SetTraceback(value, tb ? tb : Py_None);
     Py_XDECREF(tb);

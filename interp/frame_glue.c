@@ -9,6 +9,7 @@
 #include <Python.h>
 #include <frameobject.h>
 
+#include "internal/pycore_ceval.h"
 #include "internal/pycore_frame.h"
 #include "internal/pycore_interp.h"
 #include "internal/pycore_opcode.h"
@@ -48,8 +49,6 @@ void npy_frame_leave(PyThreadState *tstate, _PyCFrame *cframe) {
   tstate->cframe->use_tracing = cframe->use_tracing;
 }
 
-#include "internal/pycore_ceval.h"
-
 /* Python/ceval.c, start_frame: on failure the count is left as CPython
  * leaves it, for npy_leave_recursive_call to restore. */
 int npy_enter_recursive_call(PyThreadState *tstate) {
@@ -71,9 +70,121 @@ int npy_frame_owned_by_generator(npy_frame *frame) {
 /* The frame object is made by PyEval_GetFrame(), the exported way to
  * materialise the current frame's object. */
 void npy_traceback_here(void) {
+  /* PyEval_GetFrame() clears the error when it cannot allocate the frame
+   * object: keep the exception being raised. */
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
   PyFrameObject *f = PyEval_GetFrame();
+  PyErr_Restore(type, value, traceback);
   if (f != NULL) {
     PyTraceBack_Here(f);
+  }
+}
+
+static int line_of(PyCodeObject *code, int instr) {
+  return PyCode_Addr2Line(code, instr * (int)sizeof(_Py_CODEUNIT));
+}
+
+/* Python/ceval.c: call_trace. */
+static int call_trace(Py_tracefunc func, PyObject *obj, PyThreadState *tstate,
+                      npy_frame *frame, int what, PyObject *arg) {
+  if (tstate->tracing) {
+    return 0;
+  }
+  PyFrameObject *f = PyEval_GetFrame();
+  if (f == NULL || f->f_frame != frame) {
+    return f == NULL ? -1 : 0;
+  }
+  int old_what = tstate->tracing_what;
+  tstate->tracing_what = what;
+  PyThreadState_EnterTracing(tstate);
+  f->f_lineno = line_of(frame->f_code, _PyInterpreterFrame_LASTI(frame));
+  int result = func(obj, f, what, arg);
+  f->f_lineno = 0;
+  PyThreadState_LeaveTracing(tstate);
+  tstate->tracing_what = old_what;
+  return result;
+}
+
+/* Python/ceval.c: call_trace_protected. */
+static int call_trace_protected(Py_tracefunc func, PyObject *obj, PyThreadState *tstate,
+                                npy_frame *frame, int what, PyObject *arg) {
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  int err = call_trace(func, obj, tstate, frame, what, arg);
+  if (err == 0) {
+    PyErr_Restore(type, value, traceback);
+    return 0;
+  }
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(traceback);
+  return -1;
+}
+
+int npy_trace_line(PyThreadState *tstate, npy_frame *frame, int previous_instr) {
+  if (tstate->c_tracefunc == NULL || tstate->tracing) {
+    return 0;
+  }
+  PyCodeObject *code = frame->f_code;
+  int lastline = previous_instr <= code->_co_firsttraceable ? -1 : line_of(code, previous_instr);
+  int lasti = _PyInterpreterFrame_LASTI(frame);
+  int line = line_of(code, lasti);
+  PyFrameObject *f = PyEval_GetFrame();
+  if (f == NULL) {
+    return -1;
+  }
+  int result = 0;
+  if (line != -1 && f->f_trace_lines) {
+    /* A new line, or a jump backwards. */
+    if (line != lastline || lasti < previous_instr) {
+      result = call_trace(tstate->c_tracefunc, tstate->c_traceobj, tstate, frame, PyTrace_LINE,
+                          Py_None);
+    }
+  }
+  if (f->f_trace_opcodes && result == 0) {
+    result = call_trace(tstate->c_tracefunc, tstate->c_traceobj, tstate, frame, PyTrace_OPCODE,
+                        Py_None);
+  }
+  return result;
+}
+
+int npy_trace_return(PyThreadState *tstate, npy_frame *frame, PyObject *retval) {
+  if (tstate->c_tracefunc != NULL &&
+      call_trace_protected(tstate->c_tracefunc, tstate->c_traceobj, tstate, frame,
+                           PyTrace_RETURN, retval)) {
+    return -1;
+  }
+  if (tstate->c_profilefunc != NULL &&
+      call_trace_protected(tstate->c_profilefunc, tstate->c_profileobj, tstate, frame,
+                           PyTrace_RETURN, retval)) {
+    return -1;
+  }
+  return 0;
+}
+
+void npy_trace_exception(PyThreadState *tstate, npy_frame *frame) {
+  PyObject *type, *value, *orig_traceback;
+  PyErr_Fetch(&type, &value, &orig_traceback);
+  if (value == NULL) {
+    value = Py_NewRef(Py_None);
+  }
+  PyErr_NormalizeException(&type, &value, &orig_traceback);
+  PyObject *traceback = orig_traceback != NULL ? orig_traceback : Py_None;
+  PyObject *arg = PyTuple_Pack(3, type, value, traceback);
+  if (arg == NULL) {
+    PyErr_Restore(type, value, orig_traceback);
+    return;
+  }
+  int err = call_trace(tstate->c_tracefunc, tstate->c_traceobj, tstate, frame, PyTrace_EXCEPTION,
+                       arg);
+  Py_DECREF(arg);
+  if (err == 0) {
+    PyErr_Restore(type, value, orig_traceback);
+  } else {
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(orig_traceback);
   }
 }
 

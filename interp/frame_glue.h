@@ -49,6 +49,15 @@ void npy_leave_recursive_call(PyThreadState *tstate);
  * the exception being raised. */
 void npy_traceback_here(void);
 
+/* Tracing of a frame that npython was already evaluating when sys.settrace
+ * or sys.setprofile switched tracing on (frames that start under tracing go
+ * to CPython). Each mirrors the event CPython's evaluator sends at the same
+ * point (Python/ceval.c: maybe_call_line_trace, trace_function_exit,
+ * call_exc_trace). The frame's stacktop must be valid while they run. */
+int npy_trace_line(PyThreadState *tstate, npy_frame *frame, int previous_instr);
+int npy_trace_return(PyThreadState *tstate, npy_frame *frame, PyObject *retval);
+void npy_trace_exception(PyThreadState *tstate, npy_frame *frame);
+
 /* The word that tells the evaluator that signals, pending calls, a GIL drop
  * request or an asynchronous exception are waiting. */
 const volatile int *npy_eval_breaker(PyThreadState *tstate);
