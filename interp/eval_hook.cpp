@@ -1,6 +1,7 @@
 #include "interp/eval_hook.h"
 
 #include <Python.h>
+#include <pthread.h>
 
 #include <array>
 #include <cstring>
@@ -27,7 +28,36 @@ std::array<Counter*, kReasons> make_frame_counters() {
 
 std::array<Counter*, kReasons> g_frame_counters;
 
+// Under the hook every Python call takes C stack (CPython inlines them
+// otherwise). Below this much stack left, a new frame raises RecursionError
+// rather than overflow the stack.
+constexpr std::size_t kStackReserveBytes = 256 * 1024;
+
+const char* stack_floor() {
+  thread_local const char* floor = [] {
+    pthread_attr_t attr;
+    void* low = nullptr;
+    std::size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      pthread_attr_getstack(&attr, &low, &size);
+      pthread_attr_destroy(&attr);
+    }
+    return low ? static_cast<const char*>(low) + kStackReserveBytes : nullptr;
+  }();
+  return floor;
+}
+
+bool stack_exhausted() {
+  const char here = 0;
+  const char* floor = stack_floor();
+  return floor && &here < floor;
+}
+
 PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int throwflag) {
+  if (!throwflag && !npy_frame_owned_by_generator(frame) && stack_exhausted()) {
+    PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded (C stack)");
+    return nullptr;
+  }
   const Handover reason = decide(tstate, frame, throwflag);
   g_frame_counters[static_cast<int>(reason)]->add();
   if (reason == Handover::kNone) return evaluate_frame(tstate, frame);

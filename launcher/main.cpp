@@ -53,7 +53,9 @@ void print_version(int level) {
 // npython's evaluator calls Python functions through the C stack, where
 // CPython's own evaluator inlines them: the interpreter runs on a thread with
 // a stack large enough for the deepest recursion limit a program may set.
+// Threads the program starts get a larger default stack for the same reason.
 constexpr std::size_t kInterpreterStackBytes = std::size_t{1} << 30;
+constexpr std::size_t kThreadStackBytes = std::size_t{256} << 20;
 
 struct Launch {
   int argc;
@@ -117,6 +119,8 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &all, &launch.signal_mask);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kThreadStackBytes);
+  pthread_setattr_default_np(&attr);
   pthread_attr_setstacksize(&attr, kInterpreterStackBytes);
   pthread_t interpreter;
   const int err = pthread_create(&interpreter, &attr, run_interpreter, &launch);

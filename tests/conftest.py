@@ -17,3 +17,8 @@ def pytest_report_header(config):
 def npython_is_built():
     if not os.access(harness.NPYTHON, os.X_OK):
         pytest.exit(f"npython not built at {harness.NPYTHON} (scripts/build.sh)", returncode=2)
+
+
+def pytest_terminal_summary(terminalreporter):
+    for line in harness.REPORT:
+        terminalreporter.write_line(line)

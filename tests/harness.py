@@ -23,6 +23,14 @@ MODES = {
 }
 
 
+# Lines a test wants shown after pytest's summary (figures a run measured).
+REPORT = []
+
+
+def report(line):
+    REPORT.append(line)
+
+
 @dataclass(frozen=True)
 class Outcome:
     returncode: int

@@ -1,0 +1,47 @@
+"""CPython's own regression tests are the evaluator's specification: with
+NPY_INTERP=all, npython must pass the same tests as python3 (same numbers
+run and skipped) while evaluating at least 95% of the frames it may not
+hand to CPython (generator frames and traced frames it may)."""
+import json
+import re
+from pathlib import Path
+
+import harness
+
+HERE = Path(__file__).resolve().parent
+MODULES = HERE.joinpath("modules.txt").read_text().split()
+REQUIRED_SHARE = 0.95
+ALLOWED_HANDOVERS = ("frames.to_cpython.generator", "frames.to_cpython.tracing")
+
+
+def totals(output):
+    match = re.search(r"^Total tests: run=([\d,]+)(?: failures=[\d,]+)?(?: skipped=([\d,]+))?",
+                      output, re.M)
+    assert match, output[-3000:]
+    return (int(match.group(1).replace(",", "")),
+            int((match.group(2) or "0").replace(",", "")))
+
+
+def test_regrtest_modules_pass_like_python3(tmp_path):
+    expected = harness.run(harness.PYTHON3, ["-m", "test", "-q", *MODULES], cwd=tmp_path,
+                           timeout=1200)
+    assert "Result: SUCCESS" in expected.stdout, expected.stdout[-3000:]
+
+    stats_file = tmp_path / "stats.json"
+    got = harness.run(harness.NPYTHON,
+                      [str(HERE / "regrtest_with_stats.py"), str(stats_file), "-q", *MODULES],
+                      cwd=tmp_path, env_extra={"NPY_INTERP": "all"}, timeout=1200)
+    assert "Result: SUCCESS" in got.stdout, got.stdout[-5000:] + got.stderr[-3000:]
+    assert got.returncode == 0
+    assert totals(got.stdout) == totals(expected.stdout)
+
+    stats = json.loads(stats_file.read_text())
+    evaluated = stats["frames.evaluated"]
+    not_allowed = sum(v for k, v in stats.items()
+                      if k.startswith("frames.to_cpython.") and k not in ALLOWED_HANDOVERS)
+    share = evaluated / (evaluated + not_allowed)
+    run, skipped = totals(got.stdout)
+    harness.report(f"conformance: {len(MODULES)} regrtest modules, run={run} skipped={skipped} "
+                   f"as python3; npython evaluated {evaluated} frames, handed {not_allowed} to "
+                   f"CPython for other reasons than generators and tracing: {share:.4%} evaluated")
+    assert share >= REQUIRED_SHARE
