@@ -110,6 +110,8 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
   _Py_CODEUNIT* here = next_instr;  // the instruction being executed
   PyObject** sp = localsplus + *f.stacktop;
   const volatile int* const eval_breaker = npy_eval_breaker(tstate);
+  const uint8_t* const base_opcode = npy_base_opcodes();
+  const uint8_t* const cache_units = npy_inline_cache_units();
   PyObject* kwnames = nullptr;  // set by KW_NAMES for the next CALL
   int opcode = 0;
   int oparg = 0;
@@ -128,7 +130,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
     GETLOCAL(i) = (value);        \
     Py_XDECREF(old_);             \
   } while (0)
-#define SKIP_CACHES() (next_instr += npy_inline_cache_units(static_cast<uint8_t>(opcode)))
+#define SKIP_CACHES() (next_instr += cache_units[opcode])
 #define JUMPBY(n) (next_instr += (n))
 #define CHECK_EVAL_BREAKER()                                       \
   do {                                                             \
@@ -161,7 +163,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
     }
     here = next_instr;
     *f.prev_instr = next_instr;
-    opcode = npy_base_opcode(_Py_OPCODE(*next_instr));
+    opcode = base_opcode[_Py_OPCODE(*next_instr)];
     oparg = _Py_OPARG(*next_instr);
     ++next_instr;
   dispatch:
@@ -177,7 +179,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
 
       case EXTENDED_ARG: {
         oparg = (oparg << 8) | _Py_OPARG(*next_instr);
-        opcode = npy_base_opcode(_Py_OPCODE(*next_instr));
+        opcode = base_opcode[_Py_OPCODE(*next_instr)];
         here = next_instr;
         *f.prev_instr = next_instr;
         ++next_instr;

@@ -235,8 +235,8 @@ int npy_handle_eval_breaker(PyThreadState *tstate) {
   return 0;
 }
 
-uint8_t npy_base_opcode(uint8_t opcode) { return _PyOpcode_Deopt[opcode]; }
+const uint8_t *npy_base_opcodes(void) { return _PyOpcode_Deopt; }
 
-uint8_t npy_inline_cache_units(uint8_t base_opcode) { return _PyOpcode_Caches[base_opcode]; }
+const uint8_t *npy_inline_cache_units(void) { return _PyOpcode_Caches; }
 
 PyObject *npy_original_import_func(PyThreadState *tstate) { return tstate->interp->import_func; }

@@ -66,10 +66,11 @@ const volatile int *npy_eval_breaker(PyThreadState *tstate);
  * Returns -1 with an exception set when one was raised. */
 int npy_handle_eval_breaker(PyThreadState *tstate);
 
-/* CPython's tables for its specialised instructions: the base instruction
- * of each, and the number of inline cache units that follow each base. */
-uint8_t npy_base_opcode(uint8_t opcode);
-uint8_t npy_inline_cache_units(uint8_t base_opcode);
+/* CPython's tables for its specialised instructions, 256 entries each: the
+ * base instruction of each opcode, and the number of inline cache units that
+ * follow each base instruction. */
+const uint8_t *npy_base_opcodes(void);
+const uint8_t *npy_inline_cache_units(void);
 
 /* The builtins' original __import__, for the fast import path. */
 PyObject *npy_original_import_func(PyThreadState *tstate);

@@ -23,9 +23,11 @@ Handover scan_code(PyCodeObject* code) {
     return Handover::kGenerator;
   }
   const auto* units = _PyCode_CODE(code);
+  const uint8_t* const base_opcode = npy_base_opcodes();
+  const uint8_t* const cache_units = npy_inline_cache_units();
   const Py_ssize_t n = Py_SIZE(code);
   for (Py_ssize_t i = 0; i < n;) {
-    const uint8_t op = npy_base_opcode(_Py_OPCODE(units[i]));
+    const uint8_t op = base_opcode[_Py_OPCODE(units[i])];
     switch (kOpcodeInfos[op].support) {
       case OpcodeSupport::kEvaluated: break;
       case OpcodeSupport::kGeneratorOnly:
@@ -33,7 +35,7 @@ Handover scan_code(PyCodeObject* code) {
       case OpcodeSupport::kUnknown: return Handover::kUnsupportedOpcode;
     }
     if (op == IMPORT_STAR && code->co_nlocalsplus > 0) return Handover::kImportStarInFunction;
-    i += 1 + npy_inline_cache_units(op);
+    i += 1 + cache_units[op];
   }
   return Handover::kNone;
 }
