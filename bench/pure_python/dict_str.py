@@ -11,7 +11,7 @@ Prints the totals and a CRC-32 checksum of all reports.
 import random
 import zlib
 
-DOCS = 260
+DOCS = 1000
 WORDS_PER_DOC = 2500
 VOCAB_SIZE = 3000
 SEED = 20240611

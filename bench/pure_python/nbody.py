@@ -8,7 +8,7 @@ before and after STEPS time steps, with 9 decimals.
 
 import math
 
-STEPS = 330_000
+STEPS = 900_000
 DT = 0.01
 
 PI = math.pi

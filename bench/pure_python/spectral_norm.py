@@ -9,7 +9,7 @@ sqrt(<u, v> / <v, v>).  Prints the estimate with 9 decimals.
 
 import math
 
-N = 800
+N = 920
 ROUNDS = 10
 
 
