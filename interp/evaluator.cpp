@@ -4,6 +4,11 @@
 #include <opcode.h>
 
 #include "interp/bytecode_helpers.h"
+#include "interp/opcode_table.h"
+
+// The dispatch loop jumps through a table of label addresses (GCC's computed
+// goto), as CPython's own evaluator does.
+#pragma GCC diagnostic ignored "-Wpedantic"
 
 namespace npy::interp {
 namespace {
@@ -132,62 +137,71 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
   } while (0)
 #define SKIP_CACHES() (next_instr += cache_units[opcode])
 #define JUMPBY(n) (next_instr += (n))
+// Threaded dispatch: each instruction ends by fetching and jumping to the
+// next one's handler, which lets the processor predict each jump apart.
+#define TARGET(op) op_##op:
+#define FETCH_AND_JUMP()                           \
+  do {                                             \
+    here = next_instr;                             \
+    *f.prev_instr = next_instr;                    \
+    opcode = base_opcode[_Py_OPCODE(*next_instr)]; \
+    oparg = _Py_OPARG(*next_instr);                \
+    ++next_instr;                                  \
+    goto* targets[opcode];                         \
+  } while (0)
+#define DISPATCH()                                 \
+  do {                                             \
+    if (cframe.use_tracing) goto trace_and_dispatch; \
+    FETCH_AND_JUMP();                              \
+  } while (0)
 #define CHECK_EVAL_BREAKER()                                       \
   do {                                                             \
     if (*eval_breaker && npy_handle_eval_breaker(tstate) != 0) goto error; \
   } while (0)
+
+  static void* targets[256];
+  static bool targets_ready = false;
+  if (!targets_ready) {  // first call, under the GIL
+    for (void*& target : targets) target = &&op_unknown;
+#define NPY_SET_TARGET_kEvaluated(label, opcode) targets[opcode] = &&label;
+#define NPY_SET_TARGET_kGeneratorOnly(label, opcode)
+#define NPY_SET_TARGET_kHandedOver(label, opcode)
+#define NPY_SET_TARGET(name, support) NPY_SET_TARGET_##support(op_##name, name)
+    NPY_OPCODE_TABLE(NPY_SET_TARGET)
+#undef NPY_SET_TARGET
+#undef NPY_SET_TARGET_kEvaluated
+#undef NPY_SET_TARGET_kGeneratorOnly
+#undef NPY_SET_TARGET_kHandedOver
+    targets_ready = true;
+  }
 
   if (npy_enter_recursive_call(tstate) != 0) goto exit_unwind;
   // While the frame runs, its stack is invisible to the cycle collector, as
   // under CPython's evaluator.
   *f.stacktop = -1;
 
-  for (;;) {
-    if (cframe.use_tracing) {
-      // Tracing was switched on while this frame ran: send the line events
-      // CPython's evaluator would (a tracer may also move the frame to
-      // another line, or pop its stack, by setting f_lineno).
-      if (tstate->c_tracefunc && next_instr - first_instr >= code->_co_firsttraceable) {
-        const int previous = static_cast<int>(*f.prev_instr - first_instr);
-        *f.prev_instr = next_instr;
-        *f.stacktop = static_cast<int>(sp - localsplus);
-        const int err = npy_trace_line(tstate, frame, previous);
-        sp = localsplus + *f.stacktop;
-        *f.stacktop = -1;
-        if (err) {
-          here = next_instr;
-          goto error;
-        }
-        next_instr = *f.prev_instr;
-      }
-    }
-    here = next_instr;
-    *f.prev_instr = next_instr;
-    opcode = base_opcode[_Py_OPCODE(*next_instr)];
-    oparg = _Py_OPARG(*next_instr);
-    ++next_instr;
-  dispatch:
-    switch (opcode) {
-      case NOP:
-      case PRECALL:  // a specialisation hook only; CALL handles both layouts
+  DISPATCH();
+  {
+      TARGET(NOP)
+      TARGET(PRECALL)  // a specialisation hook only; CALL handles both layouts
         SKIP_CACHES();
-        break;
+        DISPATCH();
 
-      case RESUME:
+      TARGET(RESUME)
         if (oparg < 2) CHECK_EVAL_BREAKER();
-        break;
+        DISPATCH();
 
-      case EXTENDED_ARG: {
+      TARGET(EXTENDED_ARG) {
         oparg = (oparg << 8) | _Py_OPARG(*next_instr);
         opcode = base_opcode[_Py_OPCODE(*next_instr)];
         here = next_instr;
         *f.prev_instr = next_instr;
         ++next_instr;
-        goto dispatch;
+        goto* targets[opcode];
       }
 
-      case LOAD_CLOSURE:
-      case LOAD_FAST: {
+      TARGET(LOAD_CLOSURE)
+      TARGET(LOAD_FAST) {
         PyObject* value = GETLOCAL(oparg);
         if (!value) {
           raise_unbound_local(code, oparg);
@@ -195,56 +209,56 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         }
         Py_INCREF(value);
         PUSH(value);
-        break;
+        DISPATCH();
       }
 
-      case LOAD_CONST: {
+      TARGET(LOAD_CONST) {
         PyObject* value = PyTuple_GET_ITEM(consts, oparg);
         Py_INCREF(value);
         PUSH(value);
-        break;
+        DISPATCH();
       }
 
-      case STORE_FAST: {
+      TARGET(STORE_FAST) {
         PyObject* value = POP();
         SETLOCAL(oparg, value);
-        break;
+        DISPATCH();
       }
 
-      case DELETE_FAST: {
+      TARGET(DELETE_FAST) {
         if (!GETLOCAL(oparg)) {
           raise_unbound_local(code, oparg);
           goto error;
         }
         SETLOCAL(oparg, nullptr);
-        break;
+        DISPATCH();
       }
 
-      case POP_TOP:
+      TARGET(POP_TOP)
         Py_DECREF(POP());
-        break;
+        DISPATCH();
 
-      case PUSH_NULL:
+      TARGET(PUSH_NULL)
         PUSH(nullptr);
-        break;
+        DISPATCH();
 
-      case COPY: {
+      TARGET(COPY) {
         PyObject* value = PEEK(oparg);
         Py_INCREF(value);
         PUSH(value);
-        break;
+        DISPATCH();
       }
 
-      case SWAP: {
+      TARGET(SWAP) {
         PyObject* top = TOP();
         TOP() = PEEK(oparg);
         PEEK(oparg) = top;
-        break;
+        DISPATCH();
       }
 
-      case UNARY_POSITIVE:
-      case UNARY_NEGATIVE:
-      case UNARY_INVERT: {
+      TARGET(UNARY_POSITIVE)
+      TARGET(UNARY_NEGATIVE)
+      TARGET(UNARY_INVERT) {
         PyObject* value = TOP();
         PyObject* res = opcode == UNARY_POSITIVE   ? PyNumber_Positive(value)
                         : opcode == UNARY_NEGATIVE ? PyNumber_Negative(value)
@@ -252,10 +266,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         Py_DECREF(value);
         TOP() = res;
         if (!res) goto error;
-        break;
+        DISPATCH();
       }
 
-      case UNARY_NOT: {
+      TARGET(UNARY_NOT) {
         PyObject* value = TOP();
         const int truth = PyObject_IsTrue(value);
         Py_DECREF(value);
@@ -264,10 +278,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
           goto error;
         }
         TOP() = new_bool(!truth);
-        break;
+        DISPATCH();
       }
 
-      case BINARY_OP: {
+      TARGET(BINARY_OP) {
         PyObject* rhs = POP();
         PyObject* lhs = TOP();
         PyObject* res = kBinaryOps[oparg](lhs, rhs);
@@ -276,10 +290,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         TOP() = res;
         if (!res) goto error;
         SKIP_CACHES();
-        break;
+        DISPATCH();
       }
 
-      case COMPARE_OP: {
+      TARGET(COMPARE_OP) {
         PyObject* right = POP();
         PyObject* left = TOP();
         PyObject* res = PyObject_RichCompare(left, right, oparg);
@@ -288,20 +302,20 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         TOP() = res;
         if (!res) goto error;
         SKIP_CACHES();
-        break;
+        DISPATCH();
       }
 
-      case IS_OP: {
+      TARGET(IS_OP) {
         PyObject* right = POP();
         PyObject* left = TOP();
         const bool result = (left == right) ^ (oparg != 0);
         Py_DECREF(left);
         Py_DECREF(right);
         TOP() = new_bool(result);
-        break;
+        DISPATCH();
       }
 
-      case CONTAINS_OP: {
+      TARGET(CONTAINS_OP) {
         PyObject* right = POP();
         PyObject* left = POP();
         const int found = PySequence_Contains(right, left);
@@ -309,10 +323,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         Py_DECREF(right);
         if (found < 0) goto error;
         PUSH(new_bool(found ^ oparg));
-        break;
+        DISPATCH();
       }
 
-      case BINARY_SUBSCR: {
+      TARGET(BINARY_SUBSCR) {
         PyObject* sub = POP();
         PyObject* container = TOP();
         PyObject* res = PyObject_GetItem(container, sub);
@@ -321,10 +335,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         TOP() = res;
         if (!res) goto error;
         SKIP_CACHES();
-        break;
+        DISPATCH();
       }
 
-      case STORE_SUBSCR: {
+      TARGET(STORE_SUBSCR) {
         PyObject* sub = TOP();
         PyObject* container = SECOND();
         PyObject* value = THIRD();
@@ -335,10 +349,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         Py_DECREF(sub);
         if (err) goto error;
         SKIP_CACHES();
-        break;
+        DISPATCH();
       }
 
-      case DELETE_SUBSCR: {
+      TARGET(DELETE_SUBSCR) {
         PyObject* sub = TOP();
         PyObject* container = SECOND();
         sp -= 2;
@@ -346,10 +360,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         Py_DECREF(container);
         Py_DECREF(sub);
         if (err) goto error;
-        break;
+        DISPATCH();
       }
 
-      case BUILD_SLICE: {
+      TARGET(BUILD_SLICE) {
         PyObject* step = oparg == 3 ? POP() : nullptr;
         PyObject* stop = POP();
         PyObject* start = TOP();
@@ -359,33 +373,33 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         Py_XDECREF(step);
         TOP() = slice;
         if (!slice) goto error;
-        break;
+        DISPATCH();
       }
 
-      case GET_LEN: {
+      TARGET(GET_LEN) {
         const Py_ssize_t n = PyObject_Length(TOP());
         if (n < 0) goto error;
         PyObject* len = PyLong_FromSsize_t(n);
         if (!len) goto error;
         PUSH(len);
-        break;
+        DISPATCH();
       }
 
-      case GET_ITER: {
+      TARGET(GET_ITER) {
         PyObject* iterable = TOP();
         PyObject* it = PyObject_GetIter(iterable);
         Py_DECREF(iterable);
         TOP() = it;
         if (!it) goto error;
-        break;
+        DISPATCH();
       }
 
-      case FOR_ITER: {
+      TARGET(FOR_ITER) {
         PyObject* it = TOP();
         PyObject* item = (*Py_TYPE(it)->tp_iternext)(it);
         if (item) {
           PUSH(item);
-          break;
+          DISPATCH();
         }
         if (PyErr_Occurred()) {
           if (!PyErr_ExceptionMatches(PyExc_StopIteration)) goto error;
@@ -395,22 +409,22 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         --sp;
         Py_DECREF(it);
         JUMPBY(oparg);
-        break;
+        DISPATCH();
       }
 
-      case JUMP_FORWARD:
+      TARGET(JUMP_FORWARD)
         JUMPBY(oparg);
-        break;
+        DISPATCH();
 
-      case JUMP_BACKWARD:
+      TARGET(JUMP_BACKWARD)
         JUMPBY(-oparg);
         CHECK_EVAL_BREAKER();
-        break;
+        DISPATCH();
 
-      case POP_JUMP_FORWARD_IF_FALSE:
-      case POP_JUMP_FORWARD_IF_TRUE:
-      case POP_JUMP_BACKWARD_IF_FALSE:
-      case POP_JUMP_BACKWARD_IF_TRUE: {
+      TARGET(POP_JUMP_FORWARD_IF_FALSE)
+      TARGET(POP_JUMP_FORWARD_IF_TRUE)
+      TARGET(POP_JUMP_BACKWARD_IF_FALSE)
+      TARGET(POP_JUMP_BACKWARD_IF_TRUE) {
         PyObject* cond = POP();
         int truth;
         if (cond == Py_True) {
@@ -431,13 +445,13 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
             CHECK_EVAL_BREAKER();
           }
         }
-        break;
+        DISPATCH();
       }
 
-      case POP_JUMP_FORWARD_IF_NONE:
-      case POP_JUMP_FORWARD_IF_NOT_NONE:
-      case POP_JUMP_BACKWARD_IF_NONE:
-      case POP_JUMP_BACKWARD_IF_NOT_NONE: {
+      TARGET(POP_JUMP_FORWARD_IF_NONE)
+      TARGET(POP_JUMP_FORWARD_IF_NOT_NONE)
+      TARGET(POP_JUMP_BACKWARD_IF_NONE)
+      TARGET(POP_JUMP_BACKWARD_IF_NOT_NONE) {
         PyObject* value = POP();
         const bool is_none = value == Py_None;
         Py_DECREF(value);
@@ -450,11 +464,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
             CHECK_EVAL_BREAKER();
           }
         }
-        break;
+        DISPATCH();
       }
 
-      case JUMP_IF_FALSE_OR_POP:
-      case JUMP_IF_TRUE_OR_POP: {
+      TARGET(JUMP_IF_FALSE_OR_POP)
+      TARGET(JUMP_IF_TRUE_OR_POP) {
         PyObject* cond = TOP();
         const int truth = cond == Py_True ? 1 : cond == Py_False ? 0 : PyObject_IsTrue(cond);
         if (truth < 0) goto error;
@@ -464,27 +478,27 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
           --sp;
           Py_DECREF(cond);
         }
-        break;
+        DISPATCH();
       }
 
-      case LOAD_GLOBAL: {
+      TARGET(LOAD_GLOBAL) {
         PyObject* value = load_global(f.globals, f.builtins, PyTuple_GET_ITEM(names_tuple, oparg >> 1));
         if (!value) goto error;
         if (oparg & 1) PUSH(nullptr);
         PUSH(value);
         SKIP_CACHES();
-        break;
+        DISPATCH();
       }
 
-      case STORE_GLOBAL: {
+      TARGET(STORE_GLOBAL) {
         PyObject* value = POP();
         const int err = PyDict_SetItem(f.globals, PyTuple_GET_ITEM(names_tuple, oparg), value);
         Py_DECREF(value);
         if (err) goto error;
-        break;
+        DISPATCH();
       }
 
-      case DELETE_GLOBAL: {
+      TARGET(DELETE_GLOBAL) {
         PyObject* name = PyTuple_GET_ITEM(names_tuple, oparg);
         if (PyDict_DelItem(f.globals, name) != 0) {
           if (PyErr_ExceptionMatches(PyExc_KeyError)) {
@@ -493,10 +507,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
           }
           goto error;
         }
-        break;
+        DISPATCH();
       }
 
-      case LOAD_NAME: {
+      TARGET(LOAD_NAME) {
         PyObject* name = PyTuple_GET_ITEM(names_tuple, oparg);
         if (!f.locals) {
           PyErr_Format(PyExc_SystemError, "no locals when loading %R", name);
@@ -509,10 +523,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
           if (!value) goto error;
         }
         PUSH(value);
-        break;
+        DISPATCH();
       }
 
-      case STORE_NAME: {
+      TARGET(STORE_NAME) {
         PyObject* name = PyTuple_GET_ITEM(names_tuple, oparg);
         PyObject* value = POP();
         if (!f.locals) {
@@ -523,10 +537,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         const int err = mapping_store(f.locals, name, value);
         Py_DECREF(value);
         if (err) goto error;
-        break;
+        DISPATCH();
       }
 
-      case DELETE_NAME: {
+      TARGET(DELETE_NAME) {
         PyObject* name = PyTuple_GET_ITEM(names_tuple, oparg);
         if (!f.locals) {
           PyErr_Format(PyExc_SystemError, "no locals when deleting %R", name);
@@ -536,17 +550,17 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
           raise_name_error(PyExc_NameError, kNameErrorFormat, name);
           goto error;
         }
-        break;
+        DISPATCH();
       }
 
-      case MAKE_CELL: {
+      TARGET(MAKE_CELL) {
         PyObject* cell = PyCell_New(GETLOCAL(oparg));
         if (!cell) goto error;
         SETLOCAL(oparg, cell);
-        break;
+        DISPATCH();
       }
 
-      case COPY_FREE_VARS: {
+      TARGET(COPY_FREE_VARS) {
         PyObject* closure = f.func->func_closure;
         const int offset = code->co_nlocals + code->co_nplaincellvars;
         for (int i = 0; i < oparg; ++i) {
@@ -554,10 +568,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
           Py_INCREF(cell);
           localsplus[offset + i] = cell;
         }
-        break;
+        DISPATCH();
       }
 
-      case LOAD_DEREF: {
+      TARGET(LOAD_DEREF) {
         PyObject* value = PyCell_GET(GETLOCAL(oparg));
         if (!value) {
           raise_unbound_cell(code, oparg);
@@ -565,10 +579,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         }
         Py_INCREF(value);
         PUSH(value);
-        break;
+        DISPATCH();
       }
 
-      case LOAD_CLASSDEREF: {
+      TARGET(LOAD_CLASSDEREF) {
         PyObject* value = mapping_lookup(f.locals, PyTuple_GET_ITEM(code->co_localsplusnames, oparg));
         if (!value) {
           if (PyErr_Occurred()) goto error;
@@ -580,19 +594,19 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
           Py_INCREF(value);
         }
         PUSH(value);
-        break;
+        DISPATCH();
       }
 
-      case STORE_DEREF: {
+      TARGET(STORE_DEREF) {
         PyObject* value = POP();
         PyObject* cell = GETLOCAL(oparg);
         PyObject* old = PyCell_GET(cell);
         PyCell_SET(cell, value);
         Py_XDECREF(old);
-        break;
+        DISPATCH();
       }
 
-      case DELETE_DEREF: {
+      TARGET(DELETE_DEREF) {
         PyObject* cell = GETLOCAL(oparg);
         PyObject* old = PyCell_GET(cell);
         if (!old) {
@@ -601,20 +615,20 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         }
         PyCell_SET(cell, nullptr);
         Py_DECREF(old);
-        break;
+        DISPATCH();
       }
 
-      case LOAD_ATTR: {
+      TARGET(LOAD_ATTR) {
         PyObject* owner = TOP();
         PyObject* res = PyObject_GetAttr(owner, PyTuple_GET_ITEM(names_tuple, oparg));
         if (!res) goto error;
         Py_DECREF(owner);
         TOP() = res;
         SKIP_CACHES();
-        break;
+        DISPATCH();
       }
 
-      case LOAD_METHOD: {
+      TARGET(LOAD_METHOD) {
         PyObject* owner = TOP();
         PyObject* meth = nullptr;
         const int is_method = _PyObject_GetMethod(owner, PyTuple_GET_ITEM(names_tuple, oparg), &meth);
@@ -628,10 +642,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
           PUSH(meth);
         }
         SKIP_CACHES();
-        break;
+        DISPATCH();
       }
 
-      case STORE_ATTR: {
+      TARGET(STORE_ATTR) {
         PyObject* owner = TOP();
         PyObject* value = SECOND();
         sp -= 2;
@@ -640,22 +654,22 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         Py_DECREF(owner);
         if (err) goto error;
         SKIP_CACHES();
-        break;
+        DISPATCH();
       }
 
-      case DELETE_ATTR: {
+      TARGET(DELETE_ATTR) {
         PyObject* owner = POP();
         const int err = PyObject_SetAttr(owner, PyTuple_GET_ITEM(names_tuple, oparg), nullptr);
         Py_DECREF(owner);
         if (err) goto error;
-        break;
+        DISPATCH();
       }
 
-      case KW_NAMES:
+      TARGET(KW_NAMES)
         kwnames = PyTuple_GET_ITEM(consts, oparg);
-        break;
+        DISPATCH();
 
-      case CALL: {
+      TARGET(CALL) {
         // Stack: [NULL, callable, args...] or [method, self, args...].
         const int is_method = PEEK(oparg + 2) != nullptr;
         const int total_args = oparg + is_method;
@@ -673,10 +687,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         if (!res) goto error;
         SKIP_CACHES();
         CHECK_EVAL_BREAKER();
-        break;
+        DISPATCH();
       }
 
-      case CALL_FUNCTION_EX: {
+      TARGET(CALL_FUNCTION_EX) {
         PyObject* kwargs = nullptr;
         if (oparg & 1) {
           kwargs = POP();
@@ -720,10 +734,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         TOP() = result;
         if (!result) goto error;
         CHECK_EVAL_BREAKER();
-        break;
+        DISPATCH();
       }
 
-      case MAKE_FUNCTION: {
+      TARGET(MAKE_FUNCTION) {
         PyObject* code_obj = POP();
         auto* func = reinterpret_cast<PyFunctionObject*>(PyFunction_New(code_obj, f.globals));
         Py_DECREF(code_obj);
@@ -733,10 +747,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         if (oparg & 0x02) func->func_kwdefaults = POP();
         if (oparg & 0x01) func->func_defaults = POP();
         PUSH(reinterpret_cast<PyObject*>(func));
-        break;
+        DISPATCH();
       }
 
-      case RETURN_VALUE: {
+      TARGET(RETURN_VALUE) {
         retval = POP();
         *f.stacktop = static_cast<int>(sp - localsplus);
         if (cframe.use_tracing && npy_trace_return(tstate, frame, retval) != 0) {
@@ -748,40 +762,40 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         return retval;
       }
 
-      case BUILD_TUPLE: {
+      TARGET(BUILD_TUPLE) {
         PyObject* tuple = PyTuple_New(oparg);
         if (!tuple) goto error;
         while (--oparg >= 0) PyTuple_SET_ITEM(tuple, oparg, POP());
         PUSH(tuple);
-        break;
+        DISPATCH();
       }
 
-      case BUILD_LIST: {
+      TARGET(BUILD_LIST) {
         PyObject* list = PyList_New(oparg);
         if (!list) goto error;
         while (--oparg >= 0) PyList_SET_ITEM(list, oparg, POP());
         PUSH(list);
-        break;
+        DISPATCH();
       }
 
-      case LIST_TO_TUPLE: {
+      TARGET(LIST_TO_TUPLE) {
         PyObject* list = POP();
         PyObject* tuple = PyList_AsTuple(list);
         Py_DECREF(list);
         if (!tuple) goto error;
         PUSH(tuple);
-        break;
+        DISPATCH();
       }
 
-      case LIST_APPEND: {
+      TARGET(LIST_APPEND) {
         PyObject* value = POP();
         const int err = PyList_Append(PEEK(oparg), value);
         Py_DECREF(value);
         if (err) goto error;
-        break;
+        DISPATCH();
       }
 
-      case LIST_EXTEND: {
+      TARGET(LIST_EXTEND) {
         PyObject* iterable = POP();
         PyObject* none = _PyList_Extend(reinterpret_cast<PyListObject*>(PEEK(oparg)), iterable);
         if (!none) {
@@ -796,10 +810,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         }
         Py_DECREF(none);
         Py_DECREF(iterable);
-        break;
+        DISPATCH();
       }
 
-      case BUILD_SET: {
+      TARGET(BUILD_SET) {
         PyObject* set = PySet_New(nullptr);
         if (!set) goto error;
         int err = 0;
@@ -814,26 +828,26 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
           goto error;
         }
         PUSH(set);
-        break;
+        DISPATCH();
       }
 
-      case SET_ADD: {
+      TARGET(SET_ADD) {
         PyObject* value = POP();
         const int err = PySet_Add(PEEK(oparg), value);
         Py_DECREF(value);
         if (err) goto error;
-        break;
+        DISPATCH();
       }
 
-      case SET_UPDATE: {
+      TARGET(SET_UPDATE) {
         PyObject* iterable = POP();
         const int err = _PySet_Update(PEEK(oparg), iterable);
         Py_DECREF(iterable);
         if (err < 0) goto error;
-        break;
+        DISPATCH();
       }
 
-      case BUILD_MAP: {
+      TARGET(BUILD_MAP) {
         PyObject* map = _PyDict_NewPresized(oparg);
         if (!map) goto error;
         for (int i = 0; i < oparg; ++i) {
@@ -844,10 +858,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         }
         for (int i = 0; i < 2 * oparg; ++i) Py_DECREF(POP());
         PUSH(map);
-        break;
+        DISPATCH();
       }
 
-      case BUILD_CONST_KEY_MAP: {
+      TARGET(BUILD_CONST_KEY_MAP) {
         PyObject* keys = TOP();
         if (!PyTuple_CheckExact(keys) || PyTuple_GET_SIZE(keys) != oparg) {
           PyErr_SetString(PyExc_SystemError, "bad BUILD_CONST_KEY_MAP keys argument");
@@ -863,20 +877,20 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         }
         for (int i = 0; i <= oparg; ++i) Py_DECREF(POP());
         PUSH(map);
-        break;
+        DISPATCH();
       }
 
-      case MAP_ADD: {
+      TARGET(MAP_ADD) {
         PyObject* value = POP();
         PyObject* key = POP();
         const int err = PyDict_SetItem(PEEK(oparg), key, value);
         Py_DECREF(key);
         Py_DECREF(value);
         if (err) goto error;
-        break;
+        DISPATCH();
       }
 
-      case DICT_UPDATE: {
+      TARGET(DICT_UPDATE) {
         PyObject* update = POP();
         if (PyDict_Update(PEEK(oparg), update) < 0) {
           if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
@@ -887,10 +901,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
           goto error;
         }
         Py_DECREF(update);
-        break;
+        DISPATCH();
       }
 
-      case DICT_MERGE: {
+      TARGET(DICT_MERGE) {
         PyObject* update = POP();
         if (_PyDict_MergeEx(PEEK(oparg), update, 2) < 0) {
           format_kwargs_error(PEEK(2 + oparg), update);
@@ -898,18 +912,18 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
           goto error;
         }
         Py_DECREF(update);
-        break;
+        DISPATCH();
       }
 
-      case BUILD_STRING: {
+      TARGET(BUILD_STRING) {
         PyObject* str = _PyUnicode_JoinArray(names().empty, sp - oparg, oparg);
         if (!str) goto error;
         while (--oparg >= 0) Py_DECREF(POP());
         PUSH(str);
-        break;
+        DISPATCH();
       }
 
-      case FORMAT_VALUE: {
+      TARGET(FORMAT_VALUE) {
         PyObject* spec = (oparg & FVS_MASK) == FVS_HAVE_SPEC ? POP() : nullptr;
         PyObject* value = POP();
         PyObject* (*convert)(PyObject*) = nullptr;
@@ -930,17 +944,17 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         }
         if (PyUnicode_CheckExact(value) && !spec) {
           PUSH(value);
-          break;
+          DISPATCH();
         }
         PyObject* result = PyObject_Format(value, spec);
         Py_DECREF(value);
         Py_XDECREF(spec);
         if (!result) goto error;
         PUSH(result);
-        break;
+        DISPATCH();
       }
 
-      case UNPACK_SEQUENCE: {
+      TARGET(UNPACK_SEQUENCE) {
         PyObject* seq = POP();
         if (PyTuple_CheckExact(seq) && PyTuple_GET_SIZE(seq) == oparg) {
           for (int i = oparg; i-- > 0;) PUSH(Py_NewRef(PyTuple_GET_ITEM(seq, i)));
@@ -954,10 +968,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         }
         Py_DECREF(seq);
         SKIP_CACHES();
-        break;
+        DISPATCH();
       }
 
-      case UNPACK_EX: {
+      TARGET(UNPACK_EX) {
         const int total = 1 + (oparg & 0xFF) + (oparg >> 8);
         PyObject* seq = POP();
         if (!unpack_iterable(seq, oparg & 0xFF, oparg >> 8, sp + total)) {
@@ -966,10 +980,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         }
         sp += total;
         Py_DECREF(seq);
-        break;
+        DISPATCH();
       }
 
-      case IMPORT_NAME: {
+      TARGET(IMPORT_NAME) {
         PyObject* fromlist = POP();
         PyObject* level = TOP();
         PyObject* res = import_name(tstate, f.builtins, f.globals, f.locals,
@@ -978,17 +992,17 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         Py_DECREF(fromlist);
         TOP() = res;
         if (!res) goto error;
-        break;
+        DISPATCH();
       }
 
-      case IMPORT_FROM: {
+      TARGET(IMPORT_FROM) {
         PyObject* res = import_from(TOP(), PyTuple_GET_ITEM(names_tuple, oparg));
         PUSH(res);
         if (!res) goto error;
-        break;
+        DISPATCH();
       }
 
-      case IMPORT_STAR: {
+      TARGET(IMPORT_STAR) {
         // Frames with fast locals containing this are handed to CPython, so
         // f.locals is the namespace to fill.
         PyObject* module = POP();
@@ -1000,24 +1014,24 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         const int err = import_all_from(f.locals, module);
         Py_DECREF(module);
         if (err) goto error;
-        break;
+        DISPATCH();
       }
 
-      case LOAD_BUILD_CLASS: {
+      TARGET(LOAD_BUILD_CLASS) {
         PyObject* build_class = mapping_lookup(f.builtins, names().build_class);
         if (!build_class) {
           if (!PyErr_Occurred()) PyErr_SetString(PyExc_NameError, "__build_class__ not found");
           goto error;
         }
         PUSH(build_class);
-        break;
+        DISPATCH();
       }
 
-      case LOAD_ASSERTION_ERROR:
+      TARGET(LOAD_ASSERTION_ERROR)
         PUSH(Py_NewRef(PyExc_AssertionError));
-        break;
+        DISPATCH();
 
-      case SETUP_ANNOTATIONS: {
+      TARGET(SETUP_ANNOTATIONS) {
         if (!f.locals) {
           PyErr_SetString(PyExc_SystemError, "no locals found when setting up annotations");
           goto error;
@@ -1025,7 +1039,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         PyObject* existing = mapping_lookup(f.locals, names().annotations);
         if (existing) {
           Py_DECREF(existing);
-          break;
+          DISPATCH();
         }
         if (PyErr_Occurred()) goto error;
         PyObject* annotations = PyDict_New();
@@ -1033,10 +1047,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         const int err = mapping_store(f.locals, names().annotations, annotations);
         Py_DECREF(annotations);
         if (err) goto error;
-        break;
+        DISPATCH();
       }
 
-      case PRINT_EXPR: {
+      TARGET(PRINT_EXPR) {
         PyObject* value = POP();
         PyObject* hook = PySys_GetObject("displayhook");
         if (!hook) {
@@ -1048,10 +1062,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         Py_DECREF(value);
         if (!res) goto error;
         Py_DECREF(res);
-        break;
+        DISPATCH();
       }
 
-      case BEFORE_WITH: {
+      TARGET(BEFORE_WITH) {
         PyObject* mgr = TOP();
         PyObject* enter = lookup_special(mgr, names().enter);
         if (!enter) {
@@ -1079,10 +1093,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         Py_DECREF(enter);
         if (!res) goto error;
         PUSH(res);
-        break;
+        DISPATCH();
       }
 
-      case WITH_EXCEPT_START: {
+      TARGET(WITH_EXCEPT_START) {
         // Stack: exit, lasti, previous exception, exception.
         PyObject* val = TOP();
         PyObject* exc = PyExceptionInstance_Class(val);
@@ -1093,28 +1107,28 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         PyObject* res = PyObject_Vectorcall(exit_func, stack + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
         if (!res) goto error;
         PUSH(res);
-        break;
+        DISPATCH();
       }
 
-      case PUSH_EXC_INFO: {
+      TARGET(PUSH_EXC_INFO) {
         PyObject* value = TOP();
         _PyErr_StackItem* exc_info = tstate->exc_info;
         TOP() = exc_info->exc_value ? exc_info->exc_value : Py_NewRef(Py_None);
         Py_INCREF(value);
         PUSH(value);
         exc_info->exc_value = value;
-        break;
+        DISPATCH();
       }
 
-      case POP_EXCEPT: {
+      TARGET(POP_EXCEPT) {
         _PyErr_StackItem* exc_info = tstate->exc_info;
         PyObject* old = exc_info->exc_value;
         exc_info->exc_value = POP();
         Py_XDECREF(old);
-        break;
+        DISPATCH();
       }
 
-      case CHECK_EXC_MATCH: {
+      TARGET(CHECK_EXC_MATCH) {
         PyObject* right = POP();
         PyObject* left = TOP();
         if (check_except_type_valid(right) < 0) {
@@ -1124,10 +1138,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         const int matches = PyErr_GivenExceptionMatches(left, right);
         Py_DECREF(right);
         PUSH(new_bool(matches));
-        break;
+        DISPATCH();
       }
 
-      case RAISE_VARARGS: {
+      TARGET(RAISE_VARARGS) {
         PyObject* cause = nullptr;
         PyObject* exc = nullptr;
         if (oparg == 2) cause = POP();
@@ -1136,7 +1150,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         goto error;
       }
 
-      case RERAISE: {
+      TARGET(RERAISE) {
         if (oparg) {
           PyObject* lasti = PEEK(oparg + 1);
           if (!PyLong_Check(lasti)) {
@@ -1151,22 +1165,22 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         goto exception_unwind;
       }
 
-      case MATCH_MAPPING:
-      case MATCH_SEQUENCE: {
+      TARGET(MATCH_MAPPING)
+      TARGET(MATCH_SEQUENCE) {
         const unsigned long flag = opcode == MATCH_MAPPING ? Py_TPFLAGS_MAPPING : Py_TPFLAGS_SEQUENCE;
         PyObject* matched = new_bool(Py_TYPE(TOP())->tp_flags & flag);
         PUSH(matched);
-        break;
+        DISPATCH();
       }
 
-      case MATCH_KEYS: {
+      TARGET(MATCH_KEYS) {
         PyObject* values = match_keys(SECOND(), TOP());
         if (!values) goto error;
         PUSH(values);
-        break;
+        DISPATCH();
       }
 
-      case MATCH_CLASS: {
+      TARGET(MATCH_CLASS) {
         PyObject* kw = POP();
         PyObject* type = POP();
         PyObject* subject = TOP();
@@ -1179,15 +1193,33 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         }
         TOP() = attrs;
         Py_DECREF(subject);
-        break;
+        DISPATCH();
       }
 
-      default:
+      TARGET(CACHE)
+      op_unknown:
         // The policy hands frames with any other instruction to CPython.
         PyErr_Format(PyExc_SystemError, "npython: unexpected opcode %d", opcode);
         goto error;
-    }
-    continue;
+
+    trace_and_dispatch:
+      // Tracing was switched on while this frame ran: send the line events
+      // CPython's evaluator would (a tracer may also move the frame to
+      // another line, or pop its stack, by setting f_lineno).
+      if (tstate->c_tracefunc && next_instr - first_instr >= code->_co_firsttraceable) {
+        const int previous = static_cast<int>(*f.prev_instr - first_instr);
+        *f.prev_instr = next_instr;
+        *f.stacktop = static_cast<int>(sp - localsplus);
+        const int err = npy_trace_line(tstate, frame, previous);
+        sp = localsplus + *f.stacktop;
+        *f.stacktop = -1;
+        if (err) {
+          here = next_instr;
+          goto error;
+        }
+        next_instr = *f.prev_instr;
+      }
+      FETCH_AND_JUMP();
 
   error:
     kwnames = nullptr;
@@ -1228,6 +1260,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
     Py_XDECREF(type);
     PUSH(value);
     next_instr = first_instr + handler.target;
+    DISPATCH();
   }
   }
 
@@ -1247,6 +1280,9 @@ exit_unwind:
 #undef SKIP_CACHES
 #undef JUMPBY
 #undef CHECK_EVAL_BREAKER
+#undef TARGET
+#undef FETCH_AND_JUMP
+#undef DISPATCH
 }
 
 }  // namespace npy::interp
