@@ -1196,7 +1196,6 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         DISPATCH();
       }
 
-      TARGET(CACHE)
       op_unknown:
         // The policy hands frames with any other instruction to CPython.
         PyErr_Format(PyExc_SystemError, "npython: unexpected opcode %d", opcode);

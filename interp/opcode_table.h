@@ -14,11 +14,13 @@ namespace npy::interp {
 // kEvaluated: the dispatch loop runs it.
 // kGeneratorOnly: appears only in generator and coroutine code, which npython
 //   hands to CPython.
-// kHandedOver: npython hands frames containing it to CPython.
+// kHandedOver: npython hands frames containing it to CPython. CACHE is one:
+//   found where an instruction should start, it means the code object is
+//   corrupt, and CPython's evaluator reports that as python3 does.
 enum class OpcodeSupport : std::uint8_t { kUnknown, kEvaluated, kGeneratorOnly, kHandedOver };
 
 #define NPY_OPCODE_TABLE(X)                \
-  X(CACHE, kEvaluated)                     \
+  X(CACHE, kHandedOver)                    \
   X(POP_TOP, kEvaluated)                   \
   X(PUSH_NULL, kEvaluated)                 \
   X(NOP, kEvaluated)                       \
