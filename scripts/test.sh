@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/install_deps.sh
 scripts/build.sh build
-scripts/build.sh build-asan -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
+scripts/build.sh build-asan -Dbuildtype=debugoptimized -Db_lto=false -Db_sanitize=address,undefined -Db_lundef=false
 
 # CPython frees little at exit by design; leaks are not what ASan checks here.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
