@@ -51,4 +51,17 @@ std::string format_counters() {
   return text.str();
 }
 
+std::string format_counters_json() {
+  // Counter names are npython's own identifiers: letters, digits, '.', '_'.
+  std::ostringstream text;
+  text << '{';
+  bool first = true;
+  for (const auto& [name, value] : snapshot_counters()) {
+    text << (first ? "" : ", ") << '"' << name << "\": " << value;
+    first = false;
+  }
+  text << "}\n";
+  return text.str();
+}
+
 }  // namespace npy

@@ -30,4 +30,7 @@ std::vector<std::pair<std::string, std::uint64_t>> snapshot_counters();
 // The counters as the text NPY_JIT_STATS=1 prints at exit.
 std::string format_counters();
 
+// The counters as a JSON object, as NPY_JIT_STATS=FILE.json writes them.
+std::string format_counters_json();
+
 }  // namespace npy

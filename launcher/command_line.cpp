@@ -23,6 +23,10 @@ CommandLineScan scan_command_line(const std::vector<std::string>& argv) {
         scan.help = true;
         return scan;  // CPython prints help as soon as it meets the option
       }
+      if (arg == "--bench") {
+        scan.bench_index = i;
+        return scan;
+      }
       if (arg == "--version") {
         ++scan.version;
       } else if (arg == "--check-hash-based-pycs") {

@@ -15,6 +15,8 @@ struct CommandLineScan {
   int version = 0;                  // -V / --version, counted (-VV = 2)
   bool ignore_environment = false;  // -E or -I
   bool unknown_option = false;      // CPython will report it; npython stays out of the way
+  // --bench: npython runs its benchmark driver on the arguments after it.
+  std::size_t bench_index = 0;      // 0: not asked for
 };
 
 // Scans the interpreter options (those before the script, -c, -m or -) the

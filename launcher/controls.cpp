@@ -39,8 +39,15 @@ const ControlSpec kControls[] = {
        c.interp_all_frames = v == "all";
        return true;
      }},
-    {"NPY_JIT_STATS", "0|1", "1: print npython's counters to stderr at exit",
-     [](const std::string& v, Controls& c) { return apply_on_off(v, c.stats); }},
+    {"NPY_JIT_STATS", "0|1|FILE.json",
+     "1: print npython's counters to stderr at exit; FILE.json: write them there as JSON",
+     [](const std::string& v, Controls& c) {
+       if (v.size() > 5 && v.compare(v.size() - 5, 5, ".json") == 0) {
+         c.stats_file = v;
+         return true;
+       }
+       return apply_on_off(v, c.stats);
+     }},
     {"NPY_THREADS", "N", "threads kernels run on (default: all cores)",
      [](const std::string& v, Controls&) { return jit::parse_thread_count(v) > 0; }},
 };
@@ -65,6 +72,8 @@ std::string controls_help() {
   text << "\n"
           "npython options:\n"
           "--version, -V : print npython's version and the CPython it embeds (-VV: more)\n"
+          "--bench [--repeat N] [--json FILE] [--plot FILE.png] script.py args... : time the\n"
+          "         whole program eager (NPY_JIT=off) and with the JIT, and compare outputs\n"
           "\nnpython environment variables:\n";
   for (const ControlSpec& spec : kControls) {
     text << spec.name << "=" << spec.values << ": " << spec.meaning << '\n';

@@ -9,7 +9,8 @@ namespace npy {
 
 struct Controls {
   bool jit = true;                // NPY_JIT
-  bool stats = false;             // NPY_JIT_STATS
+  bool stats = false;             // NPY_JIT_STATS=1: counters to stderr at exit
+  std::string stats_file;         // NPY_JIT_STATS=FILE.json: counters to FILE at exit
   bool interp_all_frames = false;  // NPY_INTERP=all (default: user)
 };
 

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -50,6 +51,17 @@ void print_version(int level) {
 }
 
 
+void write_counters(const std::string& path) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) {
+    std::fprintf(stderr, "npython: cannot write NPY_JIT_STATS file %s: %s\n", path.c_str(),
+                 std::strerror(errno));
+    return;
+  }
+  std::fputs(npy::format_counters_json().c_str(), out);
+  std::fclose(out);
+}
+
 // npython's evaluator calls Python functions through the C stack, where
 // CPython's own evaluator inlines them: the interpreter runs on a thread with
 // a stack large enough for the deepest recursion limit a program may set.
@@ -90,6 +102,7 @@ void* run_interpreter(void* arg) {
   }
   launch.exit_code = Py_RunMain();
   if (launch.controls.stats) std::fputs(npy::format_counters().c_str(), stderr);
+  if (!launch.controls.stats_file.empty()) write_counters(launch.controls.stats_file);
   return nullptr;
 }
 
@@ -110,6 +123,20 @@ int main(int argc, char** argv) {
     return 2;
   }
   launch.controls = *controls;
+  // --bench: this process runs the benchmark driver (plain CPython); the
+  // driver starts the program in fresh npython processes.
+  std::vector<char*> bench_argv;
+  if (launch.scan.bench_index) {
+    bench_argv.push_back(argv[0]);
+    bench_argv.push_back(const_cast<char*>(NPYTHON_BENCH_DRIVER));
+    for (int i = static_cast<int>(launch.scan.bench_index) + 1; i < argc; ++i) {
+      bench_argv.push_back(argv[i]);
+    }
+    bench_argv.push_back(nullptr);
+    launch.argc = static_cast<int>(bench_argv.size()) - 1;
+    launch.argv = bench_argv.data();
+    launch.controls.jit = false;
+  }
 
   // Signals go to the interpreter thread: this one blocks them all while it
   // waits, so that a signal interrupts the interpreter's system calls as it

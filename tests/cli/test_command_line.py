@@ -82,7 +82,7 @@ def test_help_is_python3s_then_npythons(option):
     assert got.returncode == expected.returncode == 0
     assert got.stdout.startswith(expected.stdout)
     extra = got.stdout[len(expected.stdout):]
-    for name in ("--version", "NPY_JIT=", "NPY_JIT_STATS=", "NPY_THREADS="):
+    for name in ("--version", "--bench", "NPY_JIT=", "NPY_INTERP=", "NPY_JIT_STATS=", "NPY_THREADS="):
         assert name in extra
 
 

@@ -1,4 +1,5 @@
 """The `npython` module a program can import, and the NPY_* controls."""
+import json
 import re
 
 import pytest
@@ -75,3 +76,12 @@ def test_host_describes_the_code_generation_target():
     isa, threads = got.stdout.split()
     assert isa in ("sse2", "avx2", "avx512")
     assert threads == "3"
+
+
+def test_stats_to_a_json_file(tmp_path):
+    path = tmp_path / "stats.json"
+    got = npython("import numpy\nprint('out')", NPY_JIT_STATS=str(path))
+    assert got.stdout == "out\n" and got.stderr == ""
+    stats = json.loads(path.read_text())
+    assert stats["frames.evaluated"] > 0
+    assert all(isinstance(v, int) for v in stats.values())

@@ -50,6 +50,14 @@ TEST(CommandLineScan, OptionArgumentsAreSkipped) {
   EXPECT_EQ(scan({"--check-hash-based-pycs", "always", "-V"}).version, 1);
 }
 
+TEST(CommandLineScan, BenchTakesTheRestOfTheLine) {
+  EXPECT_EQ(scan({"--bench", "x.py", "-V"}).bench_index, 1u);
+  EXPECT_EQ(scan({"--bench", "x.py", "-V"}).version, 0);
+  EXPECT_EQ(scan({"-E", "--bench", "--repeat", "2", "x.py"}).bench_index, 2u);
+  EXPECT_EQ(scan({"x.py", "--bench"}).bench_index, 0u);
+  EXPECT_FALSE(scan({"--bench"}).unknown_option);
+}
+
 TEST(CommandLineScan, IgnoreEnvironment) {
   EXPECT_TRUE(scan({"-E"}).ignore_environment);
   EXPECT_TRUE(scan({"-I", "x.py"}).ignore_environment);

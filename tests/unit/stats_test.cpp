@@ -46,5 +46,13 @@ TEST(Stats, FormatListsCountersAligned) {
   EXPECT_NE(text.find("  test.format.longer_name  12\n"), std::string::npos) << text;
 }
 
+TEST(Stats, JsonHoldsEveryCounter) {
+  counter("test.json.value").add(41);
+  const std::string json = format_counters_json();
+  EXPECT_EQ(json.front(), '{');
+  EXPECT_EQ(json.substr(json.size() - 2), "}\n");
+  EXPECT_NE(json.find("\"test.json.value\": 41"), std::string::npos) << json;
+}
+
 }  // namespace
 }  // namespace npy

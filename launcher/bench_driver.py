@@ -1,0 +1,184 @@
+"""npython --bench: whole-program timing, eager against JIT.
+
+Runs the program N times with NPY_JIT=off and N times with the JIT, each in a
+fresh npython process (the two modes interleaved, so that the machine's noise
+falls on both alike), and prints the wall times, the speed-up, what the JIT
+did (from its counters) and whether stdout was the same in every run.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+# Counters of the JIT runs shown in the table, by the name npython reports
+# them under (npython.stats()); a counter nothing has reported reads 0.
+JIT_COUNTERS = [
+    ("compile time (ms)", "jit.compile_ms"),
+    ("regions", "jit.regions"),
+    ("kernels compiled", "jit.kernels_compiled"),
+    ("kernels reused", "jit.kernels_reused"),
+    ("eager fallbacks", "jit.fallbacks"),
+    ("deoptimizations", "jit.deopts"),
+    ("frames evaluated by npython", "frames.evaluated"),
+]
+MATERIALIZATION_PREFIX = "jit.materializations."
+MODES = [("eager", {"NPY_JIT": "off"}), ("jit", {})]
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(
+        prog="npython --bench",
+        description="Time a whole program eager (NPY_JIT=off) and with the JIT.")
+    parser.add_argument("--repeat", type=int, default=3, metavar="N",
+                        help="runs per mode (default 3)")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    parser.add_argument("--plot", metavar="FILE.png", help="also draw a bar chart (needs matplotlib)")
+    parser.add_argument("script")
+    parser.add_argument("args", nargs=argparse.REMAINDER)
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    if not os.path.exists(args.script):
+        parser.error(f"can't open file '{args.script}'")
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            parser.error("--plot needs matplotlib, which is not installed (pip install matplotlib)")
+    return args
+
+
+def run_once(script, args, mode_env):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NPY_")}
+    env.update(mode_env)
+    with tempfile.TemporaryDirectory(prefix="npython-bench-") as tmp:
+        stats_file = os.path.join(tmp, "stats.json")
+        env["NPY_JIT_STATS"] = stats_file
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, script, *args], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        elapsed = time.perf_counter() - start
+        stats = {}
+        if os.path.exists(stats_file):
+            with open(stats_file) as f:
+                stats = json.load(f)
+    return {"seconds": elapsed, "returncode": proc.returncode, "stdout": proc.stdout,
+            "stderr": proc.stderr, "stats": stats}
+
+
+def summarize(runs):
+    times = [r["seconds"] for r in runs]
+    rest = times[1:]
+    return {
+        "first": times[0],
+        "min_rest": min(rest) if rest else None,
+        "median_rest": statistics.median(rest) if rest else None,
+        "times": times,
+    }
+
+
+def fmt(seconds):
+    return "-" if seconds is None else f"{seconds:.3f}"
+
+
+def main(argv):
+    args = parse_args(argv)
+    show_progress = sys.stderr.isatty()
+    runs = {mode: [] for mode, _ in MODES}
+    total = args.repeat * len(MODES)
+    done = 0
+    for round_index in range(args.repeat):
+        # Alternate which mode goes first, so that neither always meets the
+        # colder machine.
+        order = MODES if round_index % 2 == 0 else MODES[::-1]
+        for mode, env in order:
+            done += 1
+            if show_progress:
+                print(f"\r[{done}/{total}] {mode} run of {args.script} ...", end="",
+                      file=sys.stderr, flush=True)
+            runs[mode].append(run_once(args.script, args.args, env))
+    if show_progress:
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr, flush=True)
+
+    failed = [(m, r) for m in runs for r in runs[m] if r["returncode"] != 0]
+    outputs = {r["stdout"] for m in runs for r in runs[m]}
+    identical = len(outputs) == 1
+    summary = {mode: summarize(runs[mode]) for mode in runs}
+    # The speed-up compares steady runs when there are any, first runs otherwise.
+    key = "median_rest" if args.repeat > 1 else "first"
+    speedup = summary["eager"][key] / summary["jit"][key]
+    jit_stats = runs["jit"][-1]["stats"]
+
+    print(f"npython --bench {args.script}: {args.repeat} run(s) per mode, each a fresh process")
+    print()
+    print("| mode | first run (s) | min of the others (s) | median of the others (s) |")
+    print("|---|---|---|---|")
+    for mode, label in (("eager", "eager (NPY_JIT=off)"), ("jit", "JIT")):
+        s = summary[mode]
+        print(f"| {label} | {fmt(s['first'])} | {fmt(s['min_rest'])} | {fmt(s['median_rest'])} |")
+    print()
+    print(f"speed-up, eager / JIT ({'median of the others' if key == 'median_rest' else 'first run'}): "
+          f"{speedup:.2f}x")
+    print()
+    print("| JIT counter (last run) | value |")
+    print("|---|---|")
+    for label, name in JIT_COUNTERS:
+        print(f"| {label} | {jit_stats.get(name, 0)} |")
+    materializations = {k[len(MATERIALIZATION_PREFIX):]: v for k, v in jit_stats.items()
+                        if k.startswith(MATERIALIZATION_PREFIX)}
+    if materializations:
+        for reason, count in sorted(materializations.items(), key=lambda kv: -kv[1]):
+            print(f"| materializations: {reason} | {count} |")
+    else:
+        print("| materializations | 0 |")
+    print()
+    if identical:
+        print("stdout: identical in every run, eager and JIT")
+    else:
+        print("!!! STDOUT DIFFERS between runs: the JIT changed what the program prints !!!")
+    for mode, run in failed:
+        print(f"!!! a {mode} run exited with status {run['returncode']}:", file=sys.stderr)
+        sys.stderr.write(run["stderr"].decode(errors="replace"))
+
+    result = {
+        "script": args.script, "args": args.args, "repeat": args.repeat,
+        "modes": summary, "speedup": speedup, "speedup_basis": key,
+        "jit_stats": jit_stats, "stdout_identical": identical,
+        "failed_runs": [{"mode": m, "returncode": r["returncode"]} for m, r in failed],
+    }
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+    if args.plot:
+        draw(result, args.plot)
+    return 0 if identical and not failed else 1
+
+
+def draw(result, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = ["first run", "min of others", "median of others"]
+    keys = ["first", "min_rest", "median_rest"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    width = 0.38
+    for i, (mode, name) in enumerate((("eager", "eager (NPY_JIT=off)"), ("jit", "JIT"))):
+        values = [result["modes"][mode][k] or 0.0 for k in keys]
+        xs = [j + (i - 0.5) * width for j in range(len(keys))]
+        bars = ax.bar(xs, values, width, label=name)
+        ax.bar_label(bars, fmt="%.3f", fontsize=8)
+    ax.set_xticks(range(len(keys)), labels)
+    ax.set_ylabel("wall time (s)")
+    ax.set_title(f"{os.path.basename(result['script'])}: speed-up {result['speedup']:.2f}x")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
