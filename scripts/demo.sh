@@ -7,5 +7,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" build
 for mode in off on; do
   echo "== NPY_JIT=$mode"
-  NPY_JIT=$mode "$root/build/npython" "$root/bench/kmeans_step.py" "${@:-2000000}"
+  NPY_JIT=$mode "$root/build/npython" "$root/bench/seeds/kmeans_step.py" "${@:-2000000}"
 done

@@ -1,12 +1,13 @@
 """One k-means step from the seeds: the label of the nearest of two means for
-every point of two Gaussian blobs, timed apart from making the inputs.
+every point of two Gaussian blobs.
 
 usage: kmeans_step.py [points_per_blob] [float64|float32]
 """
 import sys
-import time
 
 import numpy as np
+
+from benchlib import measure
 
 
 def kmeans(X, means):
@@ -25,12 +26,10 @@ def main():
     npts = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000_000
     dtype = sys.argv[2] if len(sys.argv) > 2 else "float64"
     X, means = make_inputs(npts, dtype)
-    start = time.perf_counter()
-    labels = kmeans(X, means)
-    elapsed = time.perf_counter() - start
+    essential = X.nbytes + X.shape[0] * np.dtype(np.intp).itemsize  # read X, write labels
+    labels = measure(f"kmeans_{np.dtype(dtype).name}", kmeans, lambda: (X, means), essential)
     counts = np.bincount(labels, minlength=2)
     print(f"k-means step on {2 * npts} {dtype} points: cluster sizes {counts.tolist()}", flush=True)
-    print(f"time {elapsed * 1e3:.1f} ms", file=sys.stderr)
 
 
 if __name__ == "__main__":
