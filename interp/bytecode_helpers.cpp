@@ -1,6 +1,7 @@
 #include "interp/bytecode_helpers.h"
 
 #include "interp/frame_glue.h"
+#include "numpy_shim/temporary_elision.h"
 
 namespace npy::interp {
 namespace {
@@ -27,6 +28,10 @@ const Names& names() {
   return n;
 }
 
+namespace {
+
+using BinaryFunc = PyObject* (*)(PyObject*, PyObject*);
+
 // Indexed by the NB_* constants of Include/opcode.h.
 const BinaryFunc kBinaryOps[26] = {
     PyNumber_Add,         PyNumber_And,           PyNumber_FloorDivide,
@@ -39,6 +44,32 @@ const BinaryFunc kBinaryOps[26] = {
     inplace_power,        PyNumber_InPlaceRshift, PyNumber_InPlaceSubtract,
     PyNumber_InPlaceTrueDivide, PyNumber_InPlaceXor,
 };
+
+}  // namespace
+
+PyObject* binary_op(int op, PyObject* lhs, PyObject* rhs) {
+  if (numpy_shim::may_elide(lhs, rhs)) {
+    PyObject* res = numpy_shim::binary_op_into_temporary(op, lhs, rhs);
+    if (res || PyErr_Occurred()) return res;
+  }
+  return kBinaryOps[op](lhs, rhs);
+}
+
+PyObject* negative(PyObject* operand) {
+  if (numpy_shim::may_elide(operand)) {
+    PyObject* res = numpy_shim::unary_op_into_temporary(numpy_shim::UnaryOp::kNegative, operand);
+    if (res || PyErr_Occurred()) return res;
+  }
+  return PyNumber_Negative(operand);
+}
+
+PyObject* invert(PyObject* operand) {
+  if (numpy_shim::may_elide(operand)) {
+    PyObject* res = numpy_shim::unary_op_into_temporary(numpy_shim::UnaryOp::kInvert, operand);
+    if (res || PyErr_Occurred()) return res;
+  }
+  return PyNumber_Invert(operand);
+}
 
 const char* const kNameErrorFormat = "name '%.200s' is not defined";
 

@@ -27,9 +27,13 @@ struct Names {
 };
 const Names& names();
 
-// The NB_* operators of BINARY_OP.
-using BinaryFunc = PyObject* (*)(PyObject*, PyObject*);
-extern const BinaryFunc kBinaryOps[26];
+// BINARY_OP's NB_* operator `op`, and UNARY_NEGATIVE / UNARY_INVERT: a new
+// reference, or NULL with an exception set. The evaluator's stack owns one
+// reference to each operand (NumPy computes into an operand that nothing
+// else refers to, as under CPython's evaluator).
+PyObject* binary_op(int op, PyObject* lhs, PyObject* rhs);
+PyObject* negative(PyObject* operand);
+PyObject* invert(PyObject* operand);
 
 // "raise", "raise exc" and "raise exc from cause"; consumes exc and cause.
 // Returns true when an active exception was re-raised (the caller unwinds

@@ -9,6 +9,7 @@
 
 #include "common/stats.h"
 #include "interp/evaluator.h"
+#include "numpy_shim/numpy_api.h"
 
 namespace npy::interp {
 namespace {
@@ -60,7 +61,10 @@ PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int
   }
   const Handover reason = decide(tstate, frame, throwflag);
   g_frame_counters[static_cast<int>(reason)]->add();
-  if (reason == Handover::kNone) return evaluate_frame(tstate, frame);
+  if (reason == Handover::kNone) {
+    numpy_shim::notice_numpy();  // a no-op once NumPy is loaded
+    return evaluate_frame(tstate, frame);
+  }
   return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
 }
 

@@ -261,8 +261,8 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
       TARGET(UNARY_INVERT) {
         PyObject* value = TOP();
         PyObject* res = opcode == UNARY_POSITIVE   ? PyNumber_Positive(value)
-                        : opcode == UNARY_NEGATIVE ? PyNumber_Negative(value)
-                                                   : PyNumber_Invert(value);
+                        : opcode == UNARY_NEGATIVE ? negative(value)
+                                                   : invert(value);
         Py_DECREF(value);
         TOP() = res;
         if (!res) goto error;
@@ -284,7 +284,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
       TARGET(BINARY_OP) {
         PyObject* rhs = POP();
         PyObject* lhs = TOP();
-        PyObject* res = kBinaryOps[oparg](lhs, rhs);
+        PyObject* res = binary_op(oparg, lhs, rhs);
         Py_DECREF(lhs);
         Py_DECREF(rhs);
         TOP() = res;

@@ -1,0 +1,54 @@
+#include "numpy_shim/numpy_api.h"
+
+#define PY_ARRAY_UNIQUE_SYMBOL npy_numpy_shim_ARRAY_API
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include <cstdint>
+
+namespace npy::numpy_shim {
+
+PyTypeObject* g_ndarray_type = nullptr;
+
+namespace {
+
+void load_api_if_numpy_imported(PyObject* modules) {
+  static PyObject* name = PyUnicode_InternFromString("numpy");
+  static PyObject* spec_name = PyUnicode_InternFromString("__spec__");
+  if (!name || !spec_name) return;
+  PyObject* numpy = PyDict_GetItemWithError(modules, name);  // borrowed
+  if (!numpy) {
+    PyErr_Clear();
+    return;
+  }
+  // Not while NumPy is still importing itself.
+  PyObject* spec = PyObject_GetAttr(numpy, spec_name);
+  const int initializing = spec ? _PyModuleSpec_IsInitializing(spec) : -1;
+  Py_XDECREF(spec);
+  PyErr_Clear();
+  if (initializing != 0) return;
+  if (_import_array() < 0) {
+    PyErr_Clear();
+    return;
+  }
+  g_ndarray_type = &PyArray_Type;
+}
+
+}  // namespace
+
+void notice_numpy() {
+  if (g_ndarray_type) return;
+  // sys.modules is looked at again only after it changed, and never from
+  // inside this function (NumPy's import runs frames that come back here).
+  static PyObject* modules = PyImport_GetModuleDict();  // the interpreter's, for good
+  static std::uint64_t seen_version = 0;
+  static bool busy = false;
+  auto* dict = reinterpret_cast<PyDictObject*>(modules);
+  if (busy || dict->ma_version_tag == seen_version) return;
+  busy = true;
+  seen_version = dict->ma_version_tag;
+  load_api_if_numpy_imported(modules);
+  busy = false;
+}
+
+}  // namespace npy::numpy_shim

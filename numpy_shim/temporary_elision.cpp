@@ -1,0 +1,134 @@
+#include "numpy_shim/temporary_elision.h"
+
+#include <opcode.h>
+
+#include <cstring>
+
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL npy_numpy_shim_ARRAY_API
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <numpy/arrayobject.h>
+
+namespace npy::numpy_shim {
+namespace {
+
+// NumPy's own threshold: below it a new allocation is cheaper than the check.
+constexpr npy_intp kMinElideBytes = 256 * 1024;
+
+struct InPlaceOp {
+  binaryfunc in_place;
+  bool commutative;   // a op b == b op a, bit for bit
+  const char* kinds;  // dtype kinds of the target for which the operator's
+                      // output type is the operands' common type (complex
+                      // left out: its multiply need not commute bit for bit)
+};
+
+InPlaceOp in_place_op(int op) {
+  switch (op) {
+    case NB_ADD: return {PyNumber_InPlaceAdd, true, "biuf"};
+    case NB_MULTIPLY: return {PyNumber_InPlaceMultiply, true, "biuf"};
+    case NB_SUBTRACT: return {PyNumber_InPlaceSubtract, false, "iuf"};
+    case NB_TRUE_DIVIDE: return {PyNumber_InPlaceTrueDivide, false, "f"};
+    case NB_AND: return {PyNumber_InPlaceAnd, true, "biu"};
+    case NB_OR: return {PyNumber_InPlaceOr, true, "biu"};
+    case NB_XOR: return {PyNumber_InPlaceXor, true, "biu"};
+    default: return {nullptr, false, ""};
+  }
+}
+
+// An array only the evaluator's stack refers to, whose memory may be
+// overwritten without anyone seeing it.
+bool is_unshared_temporary(PyObject* obj, const char* kinds) {
+  if (Py_REFCNT(obj) != 1 || Py_TYPE(obj) != g_ndarray_type) return false;
+  auto* array = reinterpret_cast<PyArrayObject*>(obj);
+  return std::strchr(kinds, PyArray_DESCR(array)->kind) &&
+         PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
+         PyArray_ISWRITEABLE(array) && !PyArray_CHKFLAGS(array, NPY_ARRAY_WRITEBACKIFCOPY) &&
+         PyArray_NBYTES(array) >= kMinElideBytes;
+}
+
+// Whether `target <op>= other` computes what `target <op> other` would, for
+// an operator whose output type is its operands' common type: the other
+// operand is an exact array of the same shape (or 0-d) or a Python number,
+// and the common type is the target's own (np.result_type, which knows
+// NumPy 2's rules for Python scalars).
+int same_result_in_place(PyObject* target, PyObject* other) {
+  auto* array = reinterpret_cast<PyArrayObject*>(target);
+  if (Py_TYPE(other) == g_ndarray_type) {
+    auto* o = reinterpret_cast<PyArrayObject*>(other);
+    if (PyArray_NDIM(o) != 0 &&
+        (PyArray_NDIM(o) != PyArray_NDIM(array) ||
+         !PyArray_CompareLists(PyArray_DIMS(o), PyArray_DIMS(array), PyArray_NDIM(o)))) {
+      return 0;
+    }
+  } else if (!PyFloat_CheckExact(other) && !PyLong_CheckExact(other) && !PyBool_Check(other)) {
+    return 0;
+  }
+  static PyObject* result_type = [] {
+    PyObject* numpy = PyImport_ImportModule("numpy");
+    PyObject* fn = numpy ? PyObject_GetAttrString(numpy, "result_type") : nullptr;
+    Py_XDECREF(numpy);
+    return fn;  // kept for the life of the process
+  }();
+  if (!result_type) return -1;
+  PyObject* args[] = {target, other};
+  PyObject* dtype = PyObject_Vectorcall(result_type, args, 2, nullptr);
+  if (!dtype) return -1;
+  const int same = PyObject_RichCompareBool(dtype, reinterpret_cast<PyObject*>(PyArray_DESCR(array)), Py_EQ);
+  Py_DECREF(dtype);
+  return same;
+}
+
+}  // namespace
+
+PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs) {
+  const InPlaceOp in_place = in_place_op(op);
+  if (!in_place.in_place) return nullptr;
+  PyObject* target = nullptr;
+  PyObject* other = nullptr;
+  if (is_unshared_temporary(lhs, in_place.kinds)) {
+    target = lhs;
+    other = rhs;
+  } else if (in_place.commutative && is_unshared_temporary(rhs, in_place.kinds)) {
+    target = rhs;
+    other = lhs;
+  } else {
+    return nullptr;
+  }
+  const int same = same_result_in_place(target, other);
+  if (same < 0) {
+    // Deciding failed: leave the operation to NumPy, which reports its own errors.
+    PyErr_Clear();
+    return nullptr;
+  }
+  if (!same) return nullptr;
+  return in_place.in_place(target, other);
+}
+
+PyObject* unary_op_into_temporary(UnaryOp op, PyObject* operand) {
+  // negative keeps the dtype of numbers but not of bool (an error);
+  // invert keeps bool and integer dtypes.
+  if (!is_unshared_temporary(operand, op == UnaryOp::kNegative ? "iuf" : "biu")) return nullptr;
+  static PyObject* ufuncs[2] = {nullptr, nullptr};
+  PyObject*& ufunc = ufuncs[static_cast<int>(op)];
+  if (!ufunc) {
+    PyObject* numpy = PyImport_ImportModule("numpy");
+    ufunc = numpy ? PyObject_GetAttrString(numpy, op == UnaryOp::kNegative ? "negative" : "invert")
+                  : nullptr;  // kept for the life of the process
+    Py_XDECREF(numpy);
+    if (!ufunc) {
+      PyErr_Clear();
+      return nullptr;
+    }
+  }
+  static PyObject* out_kwname = PyUnicode_InternFromString("out");
+  static PyObject* kwnames = PyTuple_Pack(1, out_kwname);
+  if (!kwnames) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject* args[] = {operand, operand};  // ufunc(x, out=x)
+  return PyObject_Vectorcall(ufunc, args, 1, kwnames);
+}
+
+}  // namespace npy::numpy_shim

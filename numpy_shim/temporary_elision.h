@@ -1,0 +1,37 @@
+// Temporary elision, as NumPy does it under CPython's evaluator: in
+// `a + b` where `a` is a large array that nothing but the evaluator's stack
+// refers to, the result is computed into `a` instead of a new array.
+//
+// NumPy recognises the case only when called from CPython's own evaluator
+// (numpy/_core/src/multiarray/temp_elide.c inspects the C call stack), so
+// frames that npython evaluates would otherwise lose it and allocate (and
+// page-fault) a new array per operation.
+#pragma once
+
+#include <Python.h>
+
+#include "numpy_shim/numpy_api.h"
+
+namespace npy::numpy_shim {
+
+// Whether an operation on these operands may be one NumPy elides.
+inline bool may_elide(PyObject* lhs, PyObject* rhs) {
+  return g_ndarray_type && (Py_TYPE(lhs) == g_ndarray_type || Py_TYPE(rhs) == g_ndarray_type);
+}
+inline bool may_elide(PyObject* operand) {
+  return g_ndarray_type && Py_TYPE(operand) == g_ndarray_type;
+}
+
+// `lhs <op> rhs` for the NB_* operator `op`, computed in place into an
+// operand that is an unshared temporary when that gives the same result.
+// Returns nullptr without an exception when it does not apply, nullptr with
+// one on error, else the result (a new reference). The caller's stack owns
+// one reference to each operand.
+PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs);
+
+// `-operand` (UNARY_NEGATIVE) or `~operand` (UNARY_INVERT) computed in
+// place into an unshared temporary, with the same contract.
+enum class UnaryOp { kNegative, kInvert };
+PyObject* unary_op_into_temporary(UnaryOp op, PyObject* operand);
+
+}  // namespace npy::numpy_shim
