@@ -78,9 +78,7 @@ struct Launch {
   int exit_code;
 };
 
-void* run_interpreter(void* arg) {
-  Launch& launch = *static_cast<Launch*>(arg);
-  pthread_sigmask(SIG_SETMASK, &launch.signal_mask, nullptr);
+void run_interpreter(Launch& launch) {
   npy::register_runtime_module(launch.controls);
   Config config;
   PyStatus status = PyConfig_SetBytesArgv(config.get(), launch.argc, launch.argv);
@@ -103,6 +101,12 @@ void* run_interpreter(void* arg) {
   launch.exit_code = Py_RunMain();
   if (launch.controls.stats) std::fputs(npy::format_counters().c_str(), stderr);
   if (!launch.controls.stats_file.empty()) write_counters(launch.controls.stats_file);
+}
+
+void* interpreter_thread(void* arg) {
+  Launch& launch = *static_cast<Launch*>(arg);
+  pthread_sigmask(SIG_SETMASK, &launch.signal_mask, nullptr);
+  run_interpreter(launch);
   return nullptr;
 }
 
@@ -138,6 +142,11 @@ int main(int argc, char** argv) {
     launch.controls.jit = false;
   }
 
+  if (!launch.controls.jit) {  // plain CPython: nothing of npython's, not even the thread
+    run_interpreter(launch);
+    return launch.exit_code;
+  }
+
   // Signals go to the interpreter thread: this one blocks them all while it
   // waits, so that a signal interrupts the interpreter's system calls as it
   // would in python3.
@@ -150,7 +159,7 @@ int main(int argc, char** argv) {
   pthread_setattr_default_np(&attr);
   pthread_attr_setstacksize(&attr, kInterpreterStackBytes);
   pthread_t interpreter;
-  const int err = pthread_create(&interpreter, &attr, run_interpreter, &launch);
+  const int err = pthread_create(&interpreter, &attr, interpreter_thread, &launch);
   pthread_attr_destroy(&attr);
   if (err != 0) {
     std::fprintf(stderr, "npython: cannot start the interpreter thread: %s\n", std::strerror(err));
