@@ -4,6 +4,7 @@
 #include <opcode.h>
 
 #include "interp/bytecode_helpers.h"
+#include "interp/exception_groups.h"
 #include "interp/opcode_table.h"
 
 // The dispatch loop jumps through a table of label addresses (GCC's computed
@@ -1138,6 +1139,38 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
         const int matches = PyErr_GivenExceptionMatches(left, right);
         Py_DECREF(right);
         PUSH(new_bool(matches));
+        DISPATCH();
+      }
+
+      TARGET(CHECK_EG_MATCH) {
+        PyObject* match_type = POP();
+        PyObject* exc_value = TOP();
+        PyObject* match = nullptr;
+        PyObject* rest = nullptr;
+        const int err = exception_group_match(exc_value, match_type, &match, &rest);
+        Py_DECREF(match_type);
+        if (err < 0) goto error;
+        if (match == Py_None) {
+          Py_DECREF(rest);
+          PUSH(match);
+        } else {
+          // [exception] becomes [rest, match]; the match is now being handled.
+          TOP() = rest;
+          PUSH(match);
+          PyErr_SetExcInfo(nullptr, Py_NewRef(match), nullptr);
+          Py_DECREF(exc_value);
+        }
+        DISPATCH();
+      }
+
+      TARGET(PREP_RERAISE_STAR) {
+        PyObject* excs = POP();
+        PyObject* orig = POP();
+        PyObject* val = prepare_reraise_star(orig, excs);
+        Py_DECREF(excs);
+        Py_DECREF(orig);
+        if (!val) goto error;
+        PUSH(val);
         DISPATCH();
       }
 

@@ -35,7 +35,7 @@ enum class OpcodeSupport : std::uint8_t { kUnknown, kEvaluated, kGeneratorOnly, 
   X(MATCH_KEYS, kEvaluated)                \
   X(PUSH_EXC_INFO, kEvaluated)             \
   X(CHECK_EXC_MATCH, kEvaluated)           \
-  X(CHECK_EG_MATCH, kHandedOver)           \
+  X(CHECK_EG_MATCH, kEvaluated)            \
   X(WITH_EXCEPT_START, kEvaluated)         \
   X(GET_AITER, kGeneratorOnly)             \
   X(GET_ANEXT, kGeneratorOnly)             \
@@ -56,7 +56,7 @@ enum class OpcodeSupport : std::uint8_t { kUnknown, kEvaluated, kGeneratorOnly, 
   X(SETUP_ANNOTATIONS, kEvaluated)         \
   X(YIELD_VALUE, kGeneratorOnly)           \
   X(ASYNC_GEN_WRAP, kGeneratorOnly)        \
-  X(PREP_RERAISE_STAR, kHandedOver)        \
+  X(PREP_RERAISE_STAR, kEvaluated)         \
   X(POP_EXCEPT, kEvaluated)                \
   X(STORE_NAME, kEvaluated)                \
   X(DELETE_NAME, kEvaluated)               \

@@ -43,5 +43,5 @@ def test_regrtest_modules_pass_like_python3(tmp_path):
     run, skipped = totals(got.stdout)
     harness.report(f"conformance: {len(MODULES)} regrtest modules, run={run} skipped={skipped} "
                    f"as python3; npython evaluated {evaluated} frames, handed {not_allowed} to "
-                   f"CPython for other reasons than generators and tracing: {share:.4%} evaluated")
+                   f"CPython for other reasons than generators and tracing: {share:.6%} evaluated")
     assert share >= REQUIRED_SHARE
