@@ -1,5 +1,7 @@
 #include "interp/bytecode_helpers.h"
 
+#include <opcode.h>
+
 #include "interp/frame_glue.h"
 #include "numpy_shim/temporary_elision.h"
 
@@ -48,6 +50,20 @@ const BinaryFunc kBinaryOps[26] = {
 }  // namespace
 
 PyObject* binary_op(int op, PyObject* lhs, PyObject* rhs) {
+  // float op float: what float's own slots compute, without the dispatch.
+  if (PyFloat_CheckExact(lhs) && PyFloat_CheckExact(rhs)) {
+    const double a = PyFloat_AS_DOUBLE(lhs);
+    const double b = PyFloat_AS_DOUBLE(rhs);
+    switch (op) {
+      case NB_ADD:
+      case NB_INPLACE_ADD: return PyFloat_FromDouble(a + b);
+      case NB_SUBTRACT:
+      case NB_INPLACE_SUBTRACT: return PyFloat_FromDouble(a - b);
+      case NB_MULTIPLY:
+      case NB_INPLACE_MULTIPLY: return PyFloat_FromDouble(a * b);
+      default: break;
+    }
+  }
   if (numpy_shim::may_elide(lhs, rhs)) {
     PyObject* res = numpy_shim::binary_op_into_temporary(op, lhs, rhs);
     if (res || PyErr_Occurred()) return res;

@@ -1,7 +1,10 @@
 #include "interp/evaluator.h"
 
 #include <ceval.h>
+#include <cpython/longintrepr.h>
 #include <opcode.h>
+
+#include <cstddef>
 
 #include "interp/bytecode_helpers.h"
 #include "interp/exception_groups.h"
@@ -91,6 +94,21 @@ bool find_handler(PyCodeObject* code, int index, Handler* out) {
     }
   }
   return false;
+}
+
+// container[sub], with list[i] and tuple[i] for a small non-negative int i
+// read directly (what their own subscript would return).
+PyObject* subscript(PyObject* container, PyObject* sub) {
+  if (PyLong_CheckExact(sub) && static_cast<std::size_t>(Py_SIZE(sub)) <= 1) {
+    const Py_ssize_t i = reinterpret_cast<PyLongObject*>(sub)->ob_digit[0] * Py_SIZE(sub);
+    if (PyList_CheckExact(container) && i < PyList_GET_SIZE(container)) {
+      return Py_NewRef(PyList_GET_ITEM(container, i));
+    }
+    if (PyTuple_CheckExact(container) && i < PyTuple_GET_SIZE(container)) {
+      return Py_NewRef(PyTuple_GET_ITEM(container, i));
+    }
+  }
+  return PyObject_GetItem(container, sub);
 }
 
 PyObject* new_bool(bool b) {
@@ -330,7 +348,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
       TARGET(BINARY_SUBSCR) {
         PyObject* sub = POP();
         PyObject* container = TOP();
-        PyObject* res = PyObject_GetItem(container, sub);
+        PyObject* res = subscript(container, sub);
         Py_DECREF(container);
         Py_DECREF(sub);
         TOP() = res;
