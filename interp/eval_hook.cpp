@@ -59,11 +59,11 @@ PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int
     PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded (C stack)");
     return nullptr;
   }
-  const Handover reason = decide(tstate, frame, throwflag);
-  g_frame_counters[static_cast<int>(reason)]->add();
-  if (reason == Handover::kNone) {
+  const Decision decision = decide(tstate, frame, throwflag);
+  g_frame_counters[static_cast<int>(decision.handover)]->add();
+  if (decision.handover == Handover::kNone) {
     numpy_shim::notice_numpy();  // a no-op once NumPy is loaded
-    return evaluate_frame(tstate, frame);
+    return evaluate_frame(tstate, frame, decision.code);
   }
   return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
 }

@@ -111,6 +111,28 @@ PyObject* subscript(PyObject* container, PyObject* sub) {
   return PyObject_GetItem(container, sub);
 }
 
+// owner.name; an instance attribute held in the instance's inline values is
+// read through `cache` when it holds for the owner's type, and `cache` is
+// filled when the attribute is one.
+PyObject* load_attr(PyObject* owner, PyObject* name, AttrCacheEntry* cache) {
+  PyTypeObject* type = Py_TYPE(owner);
+  const bool cached = cache && cache->type == type && cache->version == type->tp_version_tag &&
+                      cache->version != 0;
+  if (cached) {
+    if (PyObject* value = npy_instance_value(owner, cache->index)) return Py_NewRef(value);
+  }
+  PyObject* res = PyObject_GetAttr(owner, name);
+  // Only plain attribute access, and only when no class in the MRO defines
+  // the name (which a new version tag would announce).
+  if (res && cache && !cached && type->tp_getattro == PyObject_GenericGetAttr &&
+      PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) && PyUnicode_CheckExact(name) &&
+      !_PyType_Lookup(type, name)) {
+    const int index = npy_shared_key_index(type, name);
+    if (index >= 0) *cache = {type, type->tp_version_tag, index};
+  }
+  return res;
+}
+
 PyObject* new_bool(bool b) {
   PyObject* r = b ? Py_True : Py_False;
   Py_INCREF(r);
@@ -119,7 +141,7 @@ PyObject* new_bool(bool b) {
 
 }  // namespace
 
-PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
+PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code_info) {
   _PyCFrame cframe;
   npy_frame_enter(tstate, frame, &cframe);
   npy_frame_fields f;
@@ -136,6 +158,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
   const volatile int* const eval_breaker = npy_eval_breaker(tstate);
   const uint8_t* const base_opcode = npy_base_opcodes();
   const uint8_t* const cache_units = npy_inline_cache_units();
+  AttrCacheEntry* const attr_caches = code_info ? code_info->attr_caches.get() : nullptr;
   PyObject* kwnames = nullptr;  // set by KW_NAMES for the next CALL
   int opcode = 0;
   int oparg = 0;
@@ -639,7 +662,8 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame) {
 
       TARGET(LOAD_ATTR) {
         PyObject* owner = TOP();
-        PyObject* res = PyObject_GetAttr(owner, PyTuple_GET_ITEM(names_tuple, oparg));
+        PyObject* res = load_attr(owner, PyTuple_GET_ITEM(names_tuple, oparg),
+                                  attr_caches ? &attr_caches[here - first_instr] : nullptr);
         if (!res) goto error;
         Py_DECREF(owner);
         TOP() = res;

@@ -5,13 +5,15 @@
 
 #include <Python.h>
 
+#include "interp/code_info.h"
 #include "interp/frame_glue.h"
 
 namespace npy::interp {
 
 // Runs a frame that has not started yet (not a generator's, not resumed,
 // not thrown into). Returns its result, or NULL with an exception set; the
-// caller (CPython's _PyEval_Vector) clears the frame afterwards.
-PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame);
+// caller (CPython's _PyEval_Vector) clears the frame afterwards. `code` holds
+// the code object's caches, or is null to run without them.
+PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code);
 
 }  // namespace npy::interp

@@ -10,8 +10,10 @@
 #include <frameobject.h>
 
 #include "internal/pycore_ceval.h"
+#include "internal/pycore_dict.h"
 #include "internal/pycore_frame.h"
 #include "internal/pycore_interp.h"
+#include "internal/pycore_object.h"
 #include "internal/pycore_opcode.h"
 #include "internal/pycore_pystate.h"
 #include "internal/pycore_runtime.h"
@@ -238,5 +240,27 @@ int npy_handle_eval_breaker(PyThreadState *tstate) {
 const uint8_t *npy_base_opcodes(void) { return _PyOpcode_Deopt; }
 
 const uint8_t *npy_inline_cache_units(void) { return _PyOpcode_Caches; }
+
+int npy_shared_key_index(PyTypeObject *type, PyObject *name) {
+  if (!(type->tp_flags & Py_TPFLAGS_MANAGED_DICT) || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+    return -1;
+  }
+  PyDictKeysObject *keys = ((PyHeapTypeObject *)type)->ht_cached_keys;
+  if (keys == NULL || !DK_IS_UNICODE(keys)) {
+    return -1;
+  }
+  PyDictUnicodeEntry *entries = DK_UNICODE_ENTRIES(keys);
+  for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
+    if (entries[i].me_key == name) {
+      return (int)i;
+    }
+  }
+  return -1;
+}
+
+PyObject *npy_instance_value(PyObject *obj, int index) {
+  PyDictValues *values = *_PyObject_ValuesPointer(obj);
+  return values == NULL ? NULL : values->values[index];
+}
 
 PyObject *npy_original_import_func(PyThreadState *tstate) { return tstate->interp->import_func; }

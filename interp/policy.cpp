@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,9 +15,8 @@ Scope g_scope = Scope::kAll;
 Py_ssize_t g_code_extra_index = -1;
 std::vector<std::string> g_library_dirs;  // where the standard library and packages live
 
-// The decision is stored in the code object's extra slot as a small integer
-// (1 + Handover), so nothing needs freeing.
-void forget_decision(void*) {}
+// Frees the CodeInfo a code object's extra slot holds, with the code object.
+void forget_code_info(void* info) { delete static_cast<CodeInfo*>(info); }
 
 Handover scan_code(PyCodeObject* code) {
   if (code->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)) {
@@ -91,7 +91,7 @@ bool handover_is_allowed(Handover reason) {
 
 void init_policy(Scope scope) {
   g_scope = scope;
-  g_code_extra_index = _PyEval_RequestCodeExtraIndex(forget_decision);
+  g_code_extra_index = _PyEval_RequestCodeExtraIndex(forget_code_info);
   for (const char* attr : {"prefix", "base_prefix", "exec_prefix", "base_exec_prefix"}) {
     add_library_dir(attr);
   }
@@ -100,22 +100,30 @@ void init_policy(Scope scope) {
   }
 }
 
-Handover decide(PyThreadState* tstate, npy_frame* frame, int throwflag) {
-  if (throwflag || npy_frame_owned_by_generator(frame)) return Handover::kGenerator;
-  if (tstate->cframe->use_tracing) return Handover::kTracing;
+Decision decide(PyThreadState* tstate, npy_frame* frame, int throwflag) {
+  if (throwflag || npy_frame_owned_by_generator(frame)) return {Handover::kGenerator, nullptr};
+  if (tstate->cframe->use_tracing) return {Handover::kTracing, nullptr};
   npy_frame_fields fields;
   npy_frame_fields_get(frame, &fields);
   PyObject* code = reinterpret_cast<PyObject*>(fields.code);
-  void* cached = nullptr;
-  if (g_code_extra_index >= 0 && _PyCode_GetExtra(code, g_code_extra_index, &cached) == 0 && cached) {
-    return static_cast<Handover>(reinterpret_cast<std::uintptr_t>(cached) - 1);
+  void* stored = nullptr;
+  if (g_code_extra_index >= 0 && _PyCode_GetExtra(code, g_code_extra_index, &stored) == 0 && stored) {
+    auto* info = static_cast<CodeInfo*>(stored);
+    return {info->handover, info};
   }
-  const Handover decision = decide_code(fields.code);
-  if (g_code_extra_index >= 0) {
-    void* stored = reinterpret_cast<void*>(static_cast<std::uintptr_t>(decision) + 1);
-    if (_PyCode_SetExtra(code, g_code_extra_index, stored) < 0) PyErr_Clear();
+  const Handover handover = decide_code(fields.code);
+  if (g_code_extra_index < 0) return {handover, nullptr};
+  auto info = std::make_unique<CodeInfo>();
+  info->handover = handover;
+  if (handover == Handover::kNone) {
+    info->attr_caches = std::make_unique<AttrCacheEntry[]>(static_cast<std::size_t>(Py_SIZE(code)));
   }
-  return decision;
+  if (_PyCode_SetExtra(code, g_code_extra_index, info.get()) < 0) {
+    PyErr_Clear();
+    return {handover, nullptr};
+  }
+  CodeInfo* kept = info.release();  // owned by the code object from now on
+  return {handover, kept};
 }
 
 }  // namespace npy::interp

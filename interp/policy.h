@@ -6,21 +6,12 @@
 
 #include <cstdint>
 
+#include "interp/code_info.h"
 #include "interp/frame_glue.h"
 
 namespace npy::interp {
 
 enum class Scope { kUserCode, kAll };  // NPY_INTERP=user|all
-
-// Why a frame goes to CPython's evaluator (kNone: npython evaluates it).
-enum class Handover : std::uint8_t {
-  kNone,
-  kGenerator,          // generator, coroutine or async generator frame
-  kTracing,            // sys.settrace / sys.setprofile active
-  kUnsupportedOpcode,  // an instruction the evaluator does not run
-  kImportStarInFunction,
-  kNotUserCode,        // NPY_INTERP=user: the standard library and installed packages
-};
 
 const char* handover_name(Handover reason);
 
@@ -30,6 +21,13 @@ bool handover_is_allowed(Handover reason);
 // Must be called with the GIL held, once, before `decide`.
 void init_policy(Scope scope);
 
-Handover decide(PyThreadState* tstate, npy_frame* frame, int throwflag);
+// Who evaluates the frame: the handover reason, and for frames npython
+// evaluates the code's caches (null when the code object could not keep
+// them). Per-frame reasons (generator, tracing) come with no code info.
+struct Decision {
+  Handover handover;
+  CodeInfo* code;
+};
+Decision decide(PyThreadState* tstate, npy_frame* frame, int throwflag);
 
 }  // namespace npy::interp
