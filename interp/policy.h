@@ -4,8 +4,6 @@
 
 #include <Python.h>
 
-#include <cstdint>
-
 #include "interp/code_info.h"
 #include "interp/frame_glue.h"
 
