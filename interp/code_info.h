@@ -19,13 +19,22 @@ enum class Handover : std::uint8_t {
   kNotUserCode,        // NPY_INTERP=user: the standard library and installed packages
 };
 
-// LOAD_ATTR of an instance attribute held in the instance's inline values:
-// valid while the type and its version tag are the ones recorded (CPython
+// What a LOAD_ATTR or LOAD_METHOD found at one place in the code, valid
+// while the owner's type and its version tag are the ones recorded (CPython
 // gives a modified type a new tag, and never reuses one).
+//  - LOAD_ATTR: an instance attribute held in the instance's inline values,
+//    at `index` among the type's shared keys.
+//  - LOAD_METHOD: a method found on the type (`method`, borrowed from the
+//    type's dict), which no instance attribute can shadow: the type's
+//    instances have no dict (`shared_keys_entries` < 0), or keep their
+//    attributes inline under shared keys that, with this many entries, did
+//    not hold the name.
 struct AttrCacheEntry {
   PyTypeObject* type = nullptr;
   unsigned int version = 0;
   int index = 0;
+  PyObject* method = nullptr;
+  Py_ssize_t shared_keys_entries = -1;
 };
 
 struct CodeInfo {

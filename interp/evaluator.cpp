@@ -133,6 +133,38 @@ PyObject* load_attr(PyObject* owner, PyObject* name, AttrCacheEntry* cache) {
   return res;
 }
 
+// _PyObject_GetMethod(owner, name, method), with a method that no instance
+// attribute can shadow read from `cache` when it holds for the owner's type,
+// and `cache` filled when the method is one.
+int load_method(PyObject* owner, PyObject* name, PyObject** method, AttrCacheEntry* cache) {
+  PyTypeObject* type = Py_TYPE(owner);
+  if (cache && cache->method && cache->type == type && cache->version == type->tp_version_tag &&
+      cache->version != 0) {
+    const Py_ssize_t entries = cache->shared_keys_entries;
+    if (entries < 0 || (npy_has_inline_values(owner) && npy_shared_keys_entries(type) == entries)) {
+      *method = Py_NewRef(cache->method);
+      return 1;
+    }
+  }
+  const int is_method = _PyObject_GetMethod(owner, name, method);
+  if (!is_method || !cache || type->tp_getattro != PyObject_GenericGetAttr ||
+      !PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) || !PyUnicode_CheckExact(name)) {
+    return is_method;
+  }
+  Py_ssize_t entries = -1;
+  if (PyType_HasFeature(type, Py_TPFLAGS_MANAGED_DICT)) {
+    entries = npy_shared_keys_entries(type);
+    if (entries < 0 || !npy_has_inline_values(owner) || npy_shared_key_index(type, name) >= 0) {
+      return is_method;
+    }
+  } else if (type->tp_dictoffset != 0) {
+    return is_method;  // instances with a dict of their own: not cached
+  }
+  PyObject* found = _PyType_Lookup(type, name);  // what _PyObject_GetMethod returned
+  if (found == *method) *cache = {type, type->tp_version_tag, 0, found, entries};
+  return is_method;
+}
+
 PyObject* new_bool(bool b) {
   PyObject* r = b ? Py_True : Py_False;
   Py_INCREF(r);
@@ -674,7 +706,8 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       TARGET(LOAD_METHOD) {
         PyObject* owner = TOP();
         PyObject* meth = nullptr;
-        const int is_method = _PyObject_GetMethod(owner, PyTuple_GET_ITEM(names_tuple, oparg), &meth);
+        const int is_method = load_method(owner, PyTuple_GET_ITEM(names_tuple, oparg), &meth,
+                                          attr_caches ? &attr_caches[here - first_instr] : nullptr);
         if (!meth) goto error;
         if (is_method) {  // [meth, self]: the call passes self first
           TOP() = meth;

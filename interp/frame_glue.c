@@ -263,4 +263,14 @@ PyObject *npy_instance_value(PyObject *obj, int index) {
   return values == NULL ? NULL : values->values[index];
 }
 
+Py_ssize_t npy_shared_keys_entries(PyTypeObject *type) {
+  if (!(type->tp_flags & Py_TPFLAGS_MANAGED_DICT) || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+    return -1;
+  }
+  PyDictKeysObject *keys = ((PyHeapTypeObject *)type)->ht_cached_keys;
+  return keys == NULL ? -1 : keys->dk_nentries;
+}
+
+int npy_has_inline_values(PyObject *obj) { return *_PyObject_ValuesPointer(obj) != NULL; }
+
 PyObject *npy_original_import_func(PyThreadState *tstate) { return tstate->interp->import_func; }

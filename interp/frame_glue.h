@@ -80,6 +80,12 @@ int npy_shared_key_index(PyTypeObject *type, PyObject *name);
  * when the object has none (its dict was materialised) or the slot is empty. */
 PyObject *npy_instance_value(PyObject *obj, int index);
 
+/* The number of entries of the type's shared keys, or -1 if it has none. */
+Py_ssize_t npy_shared_keys_entries(PyTypeObject *type);
+/* Whether a "managed dict" object still keeps its attributes inline (its
+ * dict has not been made real). */
+int npy_has_inline_values(PyObject *obj);
+
 /* The builtins' original __import__, for the fast import path. */
 PyObject *npy_original_import_func(PyThreadState *tstate);
 

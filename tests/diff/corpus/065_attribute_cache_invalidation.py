@@ -73,3 +73,48 @@ Late.__getattribute__ = lambda self, name: f"getattribute-{name}"
 print([read_x(o) for o in objs])
 del Late.__getattribute__
 print([read_x(o) for o in objs], np.int64(len(objs)))
+
+
+class Greeter:
+    def __init__(self, name):
+        self.name = name
+
+    def greet(self):
+        return f"hello {self.name}"
+
+
+def call_greet(obj):
+    try:
+        return obj.greet()
+    except AttributeError as e:
+        return f"AttributeError: {e}"
+
+
+g = Greeter("a")
+print([call_greet(g) for _ in range(3)])
+g.greet = lambda: "instance attribute shadows the method"
+print(call_greet(g), call_greet(Greeter("b")))
+del g.greet
+print(call_greet(g))
+Greeter.greet = lambda self: f"replaced for {self.name}"
+print(call_greet(g))
+g.__dict__["unrelated"] = 1  # the instance dict is made real
+print(call_greet(g))
+g.__dict__["greet"] = lambda: "now in the real dict"
+print(call_greet(g))
+del Greeter.greet
+print(call_greet(Greeter("c")))
+
+
+def append_twice(seq, item):
+    seq.append(item)
+    seq.append(item)
+    return seq
+
+
+class LoudList(list):
+    def append(self, item):
+        super().append(f"loud {item}")
+
+
+print(append_twice([], 1), append_twice(LoudList(), 2), append_twice([], 3))
