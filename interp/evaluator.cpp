@@ -98,7 +98,7 @@ bool find_handler(PyCodeObject* code, int index, Handler* out) {
 
 // container[sub], with list[i] and tuple[i] for a small non-negative int i
 // read directly (what their own subscript would return).
-PyObject* subscript(PyObject* container, PyObject* sub) {
+[[gnu::noinline]] PyObject* subscript(PyObject* container, PyObject* sub) {
   if (PyLong_CheckExact(sub) && static_cast<std::size_t>(Py_SIZE(sub)) <= 1) {
     const Py_ssize_t i = reinterpret_cast<PyLongObject*>(sub)->ob_digit[0] * Py_SIZE(sub);
     if (PyList_CheckExact(container) && i < PyList_GET_SIZE(container)) {
@@ -114,7 +114,7 @@ PyObject* subscript(PyObject* container, PyObject* sub) {
 // owner.name; an instance attribute held in the instance's inline values is
 // read through `cache` when it holds for the owner's type, and `cache` is
 // filled when the attribute is one.
-PyObject* load_attr(PyObject* owner, PyObject* name, AttrCacheEntry* cache) {
+[[gnu::noinline]] PyObject* load_attr(PyObject* owner, PyObject* name, AttrCacheEntry* cache) {
   PyTypeObject* type = Py_TYPE(owner);
   const bool cached = cache && cache->type == type && cache->version == type->tp_version_tag &&
                       cache->version != 0;
@@ -136,7 +136,10 @@ PyObject* load_attr(PyObject* owner, PyObject* name, AttrCacheEntry* cache) {
 // _PyObject_GetMethod(owner, name, method), with a method that no instance
 // attribute can shadow read from `cache` when it holds for the owner's type,
 // and `cache` filled when the method is one.
-int load_method(PyObject* owner, PyObject* name, PyObject** method, AttrCacheEntry* cache) {
+// Kept out of line, like the other helpers, so that the dispatch loop's
+// register allocation does not pay for them.
+[[gnu::noinline]] int load_method(PyObject* owner, PyObject* name, PyObject** method,
+                                  AttrCacheEntry* cache) {
   PyTypeObject* type = Py_TYPE(owner);
   if (cache && cache->method && cache->type == type && cache->version == type->tp_version_tag &&
       cache->version != 0) {
