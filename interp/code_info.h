@@ -23,9 +23,10 @@ enum class Handover : std::uint8_t {
 // while the owner's type and its version tag are the ones recorded (CPython
 // gives a modified type a new tag, and never reuses one).
 //  - LOAD_ATTR: an instance attribute held in the instance's inline values,
-//    at `index` among the type's shared keys.
+//    at `index` among the type's shared keys (-1: not such an attribute).
 //  - LOAD_METHOD: a method found on the type (`method`, borrowed from the
-//    type's dict), which no instance attribute can shadow: the type's
+//    type's dict; null: none that can be cached), which no instance
+//    attribute can shadow: the type's
 //    instances have no dict (`shared_keys_entries` < 0), or keep their
 //    attributes inline under shared keys that, with this many entries, did
 //    not hold the name.

@@ -111,38 +111,47 @@ bool find_handler(PyCodeObject* code, int index, Handler* out) {
   return PyObject_GetItem(container, sub);
 }
 
+// Whether `cache` was filled for the owner's type as it is now.
+bool cache_holds_for(const AttrCacheEntry* cache, PyTypeObject* type) {
+  return cache->type == type && cache->version == type->tp_version_tag && cache->version != 0;
+}
+
 // owner.name; an instance attribute held in the instance's inline values is
-// read through `cache` when it holds for the owner's type, and `cache` is
-// filled when the attribute is one.
+// read through `cache` when it holds for the owner's type. The first access
+// with a type fills `cache`, with index -1 when the attribute is not one, so
+// that the next accesses do not look again.
+// Kept out of line, like the other helpers, so that the dispatch loop's
+// register allocation does not pay for them.
 [[gnu::noinline]] PyObject* load_attr(PyObject* owner, PyObject* name, AttrCacheEntry* cache) {
   PyTypeObject* type = Py_TYPE(owner);
-  const bool cached = cache && cache->type == type && cache->version == type->tp_version_tag &&
-                      cache->version != 0;
-  if (cached) {
+  const bool holds = cache && cache_holds_for(cache, type);
+  if (holds && cache->index >= 0) {
     if (PyObject* value = npy_instance_value(owner, cache->index)) return Py_NewRef(value);
   }
   PyObject* res = PyObject_GetAttr(owner, name);
-  // Only plain attribute access, and only when no class in the MRO defines
-  // the name (which a new version tag would announce).
-  if (res && cache && !cached && type->tp_getattro == PyObject_GenericGetAttr &&
-      PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) && PyUnicode_CheckExact(name) &&
-      !_PyType_Lookup(type, name)) {
-    const int index = npy_shared_key_index(type, name);
-    if (index >= 0) *cache = {type, type->tp_version_tag, index};
+  if (res && cache && !holds) {
+    // Only plain attribute access, and only when no class in the MRO defines
+    // the name (which a new version tag would announce).
+    int index = -1;
+    if (type->tp_getattro == PyObject_GenericGetAttr &&
+        PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) && PyUnicode_CheckExact(name) &&
+        !_PyType_Lookup(type, name)) {
+      index = npy_shared_key_index(type, name);
+    }
+    *cache = {type, type->tp_version_tag, index};
   }
   return res;
 }
 
 // _PyObject_GetMethod(owner, name, method), with a method that no instance
-// attribute can shadow read from `cache` when it holds for the owner's type,
-// and `cache` filled when the method is one.
-// Kept out of line, like the other helpers, so that the dispatch loop's
-// register allocation does not pay for them.
+// attribute can shadow read from `cache` when it holds for the owner's type.
+// The first lookup with a type fills `cache` (with no method when the one
+// found cannot be cached), so that the next lookups do not look again.
 [[gnu::noinline]] int load_method(PyObject* owner, PyObject* name, PyObject** method,
                                   AttrCacheEntry* cache) {
   PyTypeObject* type = Py_TYPE(owner);
-  if (cache && cache->method && cache->type == type && cache->version == type->tp_version_tag &&
-      cache->version != 0) {
+  const bool holds = cache && cache_holds_for(cache, type);
+  if (holds && cache->method) {
     const Py_ssize_t entries = cache->shared_keys_entries;
     if (entries < 0 || (npy_has_inline_values(owner) && npy_shared_keys_entries(type) == entries)) {
       *method = Py_NewRef(cache->method);
@@ -150,21 +159,23 @@ bool find_handler(PyCodeObject* code, int index, Handler* out) {
     }
   }
   const int is_method = _PyObject_GetMethod(owner, name, method);
-  if (!is_method || !cache || type->tp_getattro != PyObject_GenericGetAttr ||
-      !PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) || !PyUnicode_CheckExact(name)) {
-    return is_method;
-  }
+  if (!cache || holds) return is_method;
+  PyObject* cacheable = nullptr;
   Py_ssize_t entries = -1;
-  if (PyType_HasFeature(type, Py_TPFLAGS_MANAGED_DICT)) {
-    entries = npy_shared_keys_entries(type);
-    if (entries < 0 || !npy_has_inline_values(owner) || npy_shared_key_index(type, name) >= 0) {
-      return is_method;
+  if (is_method && type->tp_getattro == PyObject_GenericGetAttr &&
+      PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) && PyUnicode_CheckExact(name)) {
+    bool shadowable = false;
+    if (PyType_HasFeature(type, Py_TPFLAGS_MANAGED_DICT)) {
+      entries = npy_shared_keys_entries(type);
+      shadowable = entries < 0 || !npy_has_inline_values(owner) ||
+                   npy_shared_key_index(type, name) >= 0;
+    } else {
+      shadowable = type->tp_dictoffset != 0;  // instances with a dict of their own
     }
-  } else if (type->tp_dictoffset != 0) {
-    return is_method;  // instances with a dict of their own: not cached
+    PyObject* found = shadowable ? nullptr : _PyType_Lookup(type, name);
+    if (found == *method) cacheable = found;  // what _PyObject_GetMethod returned
   }
-  PyObject* found = _PyType_Lookup(type, name);  // what _PyObject_GetMethod returned
-  if (found == *method) *cache = {type, type->tp_version_tag, 0, found, entries};
+  *cache = {type, type->tp_version_tag, -1, cacheable, entries};
   return is_method;
 }
 
