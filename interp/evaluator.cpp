@@ -5,10 +5,17 @@
 #include <opcode.h>
 
 #include <cstddef>
+#include <cstring>
 
 #include "interp/bytecode_helpers.h"
 #include "interp/exception_groups.h"
+#include "interp/lazy_frames.h"
 #include "interp/opcode_table.h"
+#include "interp/policy.h"
+#include "numpy_shim/numpy_api.h"
+#include "numpy_shim/trace.h"
+#include "numpy_shim/tracer.h"
+#include "numpy_shim/vocabulary.h"
 
 // The dispatch loop jumps through a table of label addresses (GCC's computed
 // goto), as CPython's own evaluator does.
@@ -179,6 +186,36 @@ bool cache_holds_for(const AttrCacheEntry* cache, PyTypeObject* type) {
   return is_method;
 }
 
+// Whether a callable that is not traced may run while lazy values exist
+// without materializing them first: a builtin that cannot look at frames
+// or write into arrays.
+bool call_leaves_lazies_alone(PyObject* callable) {
+  if (PyType_Check(callable)) {
+    return !PyType_HasFeature(reinterpret_cast<PyTypeObject*>(callable), Py_TPFLAGS_HEAPTYPE) &&
+           reinterpret_cast<PyObject*>(callable) != reinterpret_cast<PyObject*>(numpy_shim::g_ndarray_type);
+  }
+  if (Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
+    const char* owner = PyDescr_TYPE(callable)->tp_name;
+    return std::strncmp(owner, "numpy.", 6) != 0;
+  }
+  if (!PyCFunction_Check(callable)) return false;
+  PyObject* module = PyCFunction_GET_SELF(callable);
+  if (!module || !PyModule_Check(module)) return false;
+  const char* module_name = PyModule_GetName(module);
+  if (!module_name) {
+    PyErr_Clear();
+    return false;
+  }
+  if (std::strcmp(module_name, "math") == 0 || std::strcmp(module_name, "time") == 0) return true;
+  if (std::strcmp(module_name, "builtins") != 0) return false;
+  const char* name = reinterpret_cast<PyCFunctionObject*>(callable)->m_ml->ml_name;
+  for (const char* looks_at_frames : {"locals", "vars", "dir", "eval", "exec", "globals", "breakpoint",
+                                      "__import__", "compile", "setattr", "delattr"}) {
+    if (std::strcmp(name, looks_at_frames) == 0) return false;
+  }
+  return true;
+}
+
 PyObject* new_bool(bool b) {
   PyObject* r = b ? Py_True : Py_False;
   Py_INCREF(r);
@@ -209,6 +246,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   int opcode = 0;
   int oparg = 0;
   PyObject* retval = nullptr;
+  ActiveFrame active(localsplus, code->co_nlocalsplus);
 
 #define TOP() (sp[-1])
 #define SECOND() (sp[-2])
@@ -235,31 +273,47 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
     opcode = base_opcode[_Py_OPCODE(*next_instr)]; \
     oparg = _Py_OPARG(*next_instr);                \
     ++next_instr;                                  \
-    goto* targets[opcode];                         \
+    goto* (numpy_shim::g_live_lazies ? lazy_targets : targets)[opcode]; \
   } while (0)
 #define DISPATCH()                                 \
   do {                                             \
     if (cframe.use_tracing) goto trace_and_dispatch; \
     FETCH_AND_JUMP();                              \
   } while (0)
+// Where the frame is, for the tracer's sites and warnings.
+#define LOCATION() \
+  (numpy_shim::Location{code, static_cast<int>(here - first_instr), f.globals})
+// Replaces every lazy value of the evaluated frames by its value.
+#define MATERIALIZE_FRAMES(reason, detail)                                                    \
+  do {                                                                                         \
+    if (materialize_frames(numpy_shim::Reason::reason, LOCATION(), detail, sp) < 0) goto error; \
+  } while (0)
 #define CHECK_EVAL_BREAKER()                                       \
   do {                                                             \
     if (*eval_breaker && npy_handle_eval_breaker(tstate) != 0) goto error; \
   } while (0)
 
+  // While lazy values exist, instructions that may have to materialize
+  // them go through `materialize_lazies` first.
   static void* targets[256];
+  static void* lazy_targets[256];
   static bool targets_ready = false;
   if (!targets_ready) {  // first call, under the GIL
     for (void*& target : targets) target = &&op_unknown;
 #define NPY_SET_TARGET_kEvaluated(label, opcode) targets[opcode] = &&label;
 #define NPY_SET_TARGET_kGeneratorOnly(label, opcode)
 #define NPY_SET_TARGET_kHandedOver(label, opcode)
-#define NPY_SET_TARGET(name, support) NPY_SET_TARGET_##support(op_##name, name)
+#define NPY_SET_TARGET(name, support, lazy) NPY_SET_TARGET_##support(op_##name, name)
     NPY_OPCODE_TABLE(NPY_SET_TARGET)
 #undef NPY_SET_TARGET
 #undef NPY_SET_TARGET_kEvaluated
 #undef NPY_SET_TARGET_kGeneratorOnly
 #undef NPY_SET_TARGET_kHandedOver
+    for (int op = 0; op < 256; ++op) {
+      const LazyUse use = kOpcodeInfos[op].lazy;
+      const bool direct = targets[op] == &&op_unknown || use == LazyUse::kPasses || use == LazyUse::kTraces;
+      lazy_targets[op] = direct ? targets[op] : &&materialize_lazies;
+    }
     targets_ready = true;
   }
 
@@ -285,7 +339,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         here = next_instr;
         *f.prev_instr = next_instr;
         ++next_instr;
-        goto* targets[opcode];
+        goto* (numpy_shim::g_live_lazies ? lazy_targets : targets)[opcode];
       }
 
       TARGET(LOAD_CLOSURE)
@@ -347,6 +401,22 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       TARGET(UNARY_POSITIVE)
       TARGET(UNARY_NEGATIVE)
       TARGET(UNARY_INVERT) {
+        if (numpy_shim::g_ndarray_type) {
+          PyObject* operand = TOP();
+          if (numpy_shim::is_lazy(operand) || Py_TYPE(operand) == numpy_shim::g_ndarray_type) {
+            const auto which = opcode == UNARY_POSITIVE   ? numpy_shim::UnaryOperator::kPositive
+                               : opcode == UNARY_NEGATIVE ? numpy_shim::UnaryOperator::kNegative
+                                                          : numpy_shim::UnaryOperator::kInvert;
+            PyObject* traced = numpy_shim::trace_unary_operator(which, operand, LOCATION());
+            if (traced) {
+              Py_DECREF(operand);
+              TOP() = traced;
+              DISPATCH();
+            }
+            if (PyErr_Occurred()) goto error;
+            if (numpy_shim::is_lazy(operand)) MATERIALIZE_FRAMES(k_operation, kOpcodeInfos[opcode].name);
+          }
+        }
         PyObject* value = TOP();
         PyObject* res = opcode == UNARY_POSITIVE   ? PyNumber_Positive(value)
                         : opcode == UNARY_NEGATIVE ? negative(value)
@@ -370,6 +440,29 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(BINARY_OP) {
+        if (numpy_shim::g_ndarray_type) {
+          PyObject* right = TOP();
+          PyObject* left = SECOND();
+          if (numpy_shim::is_lazy(left) || numpy_shim::is_lazy(right) ||
+              Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type) {
+            PyObject* traced = numpy_shim::trace_binary_operator(oparg, left, right, LOCATION());
+            if (traced) {
+              --sp;
+              Py_DECREF(left);
+              Py_DECREF(right);
+              TOP() = traced;
+              SKIP_CACHES();
+              DISPATCH();
+            }
+            if (PyErr_Occurred()) goto error;
+            // Not traced: lazy operands are computed, and an in-place
+            // operator must not write what a pending region reads.
+            if (numpy_shim::g_live_lazies &&
+                (numpy_shim::is_lazy(left) || numpy_shim::is_lazy(right) || oparg >= NB_INPLACE_ADD)) {
+              MATERIALIZE_FRAMES(k_operation, "operator");
+            }
+          }
+        }
         PyObject* rhs = POP();
         PyObject* lhs = TOP();
         PyObject* res = binary_op(oparg, lhs, rhs);
@@ -382,6 +475,26 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(COMPARE_OP) {
+        if (numpy_shim::g_ndarray_type) {
+          PyObject* right = TOP();
+          PyObject* left = SECOND();
+          if (numpy_shim::is_lazy(left) || numpy_shim::is_lazy(right) ||
+              Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type) {
+            PyObject* traced = numpy_shim::trace_compare(oparg, left, right, LOCATION());
+            if (traced) {
+              --sp;
+              Py_DECREF(left);
+              Py_DECREF(right);
+              TOP() = traced;
+              SKIP_CACHES();
+              DISPATCH();
+            }
+            if (PyErr_Occurred()) goto error;
+            if (numpy_shim::is_lazy(left) || numpy_shim::is_lazy(right)) {
+              MATERIALIZE_FRAMES(k_operation, "comparison");
+            }
+          }
+        }
         PyObject* right = POP();
         PyObject* left = TOP();
         PyObject* res = PyObject_RichCompare(left, right, oparg);
@@ -707,6 +820,17 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(LOAD_ATTR) {
+        if (numpy_shim::is_lazy(TOP())) {
+          PyObject* known = numpy_shim::lazy_attribute(TOP(), PyTuple_GET_ITEM(names_tuple, oparg));
+          if (known) {
+            Py_DECREF(TOP());
+            TOP() = known;
+            SKIP_CACHES();
+            DISPATCH();
+          }
+          if (PyErr_Occurred()) goto error;
+          MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(PyTuple_GET_ITEM(names_tuple, oparg)));
+        }
         PyObject* owner = TOP();
         PyObject* res = load_attr(owner, PyTuple_GET_ITEM(names_tuple, oparg),
                                   attr_caches ? &attr_caches[here - first_instr] : nullptr);
@@ -718,6 +842,18 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(LOAD_METHOD) {
+        if (numpy_shim::is_lazy(TOP())) {
+          PyObject* name = PyTuple_GET_ITEM(names_tuple, oparg);
+          PyObject* traced = numpy_shim::lazy_method(TOP(), name);
+          if (traced) {  // [method, self], as for an array
+            PyObject* self = TOP();
+            TOP() = Py_NewRef(traced);
+            PUSH(self);
+            SKIP_CACHES();
+            DISPATCH();
+          }
+          MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(name));
+        }
         PyObject* owner = TOP();
         PyObject* meth = nullptr;
         const int is_method = load_method(owner, PyTuple_GET_ITEM(names_tuple, oparg), &meth,
@@ -766,9 +902,38 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* callable = PEEK(total_args + 1);
         const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
         PyObject** args = sp - total_args;
-        PyObject* res = PyObject_Vectorcall(
-            callable, args, static_cast<size_t>(total_args - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET,
-            kwnames);
+        PyObject* res = nullptr;
+        if (numpy_shim::g_ndarray_type) {
+          const bool is_function = PyFunction_Check(callable);
+          if (!is_function) {
+            res = numpy_shim::trace_call(callable, args, total_args - nkw, kwnames, LOCATION());
+            if (!res && PyErr_Occurred()) goto error;
+          }
+          if (!res && numpy_shim::g_live_lazies) {
+            bool lazy_args = false;
+            for (int i = 0; i < total_args; ++i) lazy_args = lazy_args || numpy_shim::is_lazy(args[i]);
+            if (is_function &&
+                evaluates_calls_to(tstate, reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(callable)))) {
+              active.callee_takes_lazy = lazy_args;  // fusion goes on in the callee
+            } else if (lazy_args || !(call_leaves_lazies_alone(callable) ||
+                                      numpy_shim::numpy_call_writes_no_array(callable, kwnames))) {
+              const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);
+              if (fallback) numpy_shim::note_fallback(callable, LOCATION());
+              if (fallback) {
+                MATERIALIZE_FRAMES(k_fallback, nullptr);
+              } else {
+                MATERIALIZE_FRAMES(k_call, nullptr);
+              }
+              callable = PEEK(total_args + 1);
+            }
+          }
+        }
+        if (!res) {
+          res = PyObject_Vectorcall(
+              callable, args, static_cast<size_t>(total_args - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET,
+              kwnames);
+          active.callee_takes_lazy = false;
+        }
         kwnames = nullptr;
         Py_DECREF(callable);
         for (int i = 0; i < total_args; ++i) Py_DECREF(args[i]);
@@ -841,6 +1006,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(RETURN_VALUE) {
+        if (numpy_shim::is_lazy(TOP()) && !active.returns_to_evaluator()) {
+          PyObject* value = numpy_shim::materialize(TOP(), numpy_shim::Reason::k_returned, LOCATION(), nullptr);
+          if (!value) goto error;
+          Py_SETREF(TOP(), value);
+        }
         retval = POP();
         *f.stacktop = static_cast<int>(sp - localsplus);
         if (cframe.use_tracing && npy_trace_return(tstate, frame, retval) != 0) {
@@ -1318,6 +1488,33 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         DISPATCH();
       }
 
+    materialize_lazies: {
+      // Lazy values exist and this instruction may be where they must be
+      // computed (opcode_table.h says which values it looks at).
+      const LazyUse use = kOpcodeInfos[opcode].lazy;
+      int looks_at = 0;
+      switch (use) {
+        case LazyUse::kBranchOnTop:
+        case LazyUse::kUsesTop:
+        case LazyUse::kStoresTop: looks_at = 1; break;
+        case LazyUse::kUsesTop2: looks_at = 2; break;
+        case LazyUse::kStoresOparg: looks_at = oparg; break;
+        default: break;
+      }
+      bool found = use == LazyUse::kStores || use == LazyUse::kUses;
+      for (int i = 1; i <= looks_at && !found; ++i) found = PEEK(i) && numpy_shim::is_lazy(PEEK(i));
+      if (found) {
+        switch (use) {
+          case LazyUse::kBranchOnTop: MATERIALIZE_FRAMES(k_branch, nullptr); break;
+          case LazyUse::kStoresTop:
+          case LazyUse::kStoresOparg:
+          case LazyUse::kStores: MATERIALIZE_FRAMES(k_store, kOpcodeInfos[opcode].name); break;
+          default: MATERIALIZE_FRAMES(k_operation, kOpcodeInfos[opcode].name); break;
+        }
+      }
+      goto* targets[opcode];
+    }
+
       op_unknown:
         // The policy hands frames with any other instruction to CPython.
         PyErr_Format(PyExc_SystemError, "npython: unexpected opcode %d", opcode);
@@ -1348,6 +1545,15 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       PyErr_SetString(PyExc_SystemError, "error return without exception set");
     }
     if (!npy_frame_is_incomplete(frame)) npy_traceback_here();
+    if (numpy_shim::g_live_lazies) {
+      // The traceback shows this frame's locals: no lazy value among them.
+      PyObject *type, *value, *tb;
+      PyErr_Fetch(&type, &value, &tb);
+      if (materialize_frames(numpy_shim::Reason::k_exception, LOCATION(), nullptr, sp) < 0) {
+        PyErr_WriteUnraisable(nullptr);
+      }
+      PyErr_Restore(type, value, tb);
+    }
     if (tstate->c_tracefunc) {
       *f.stacktop = static_cast<int>(sp - localsplus);
       npy_trace_exception(tstate, frame);
@@ -1401,6 +1607,8 @@ exit_unwind:
 #undef SKIP_CACHES
 #undef JUMPBY
 #undef CHECK_EVAL_BREAKER
+#undef LOCATION
+#undef MATERIALIZE_FRAMES
 #undef TARGET
 #undef FETCH_AND_JUMP
 #undef DISPATCH

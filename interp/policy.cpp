@@ -126,4 +126,16 @@ Decision decide(PyThreadState* tstate, npy_frame* frame, int throwflag) {
   return {handover, kept};
 }
 
+bool evaluates_calls_to(PyThreadState* tstate, PyCodeObject* code) {
+  constexpr int kGeneratorFlags = CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE;
+  if ((code->co_flags & kGeneratorFlags) || tstate->cframe->use_tracing) return false;
+  void* stored = nullptr;
+  if (g_code_extra_index >= 0 &&
+      _PyCode_GetExtra(reinterpret_cast<PyObject*>(code), g_code_extra_index, &stored) == 0 && stored) {
+    return static_cast<CodeInfo*>(stored)->handover == Handover::kNone;
+  }
+  PyErr_Clear();
+  return decide_code(code) == Handover::kNone;
+}
+
 }  // namespace npy::interp

@@ -28,4 +28,8 @@ struct Decision {
 };
 Decision decide(PyThreadState* tstate, npy_frame* frame, int throwflag);
 
+// Whether a call to a function with this code runs in npython's evaluator
+// (a plain function, not generator code, while nothing traces).
+bool evaluates_calls_to(PyThreadState* tstate, PyCodeObject* code);
+
 }  // namespace npy::interp

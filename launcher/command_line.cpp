@@ -27,6 +27,10 @@ CommandLineScan scan_command_line(const std::vector<std::string>& argv) {
         scan.bench_index = i;
         return scan;
       }
+      if (arg == "--explain") {
+        scan.explain_index = i;
+        continue;
+      }
       if (arg == "--version") {
         ++scan.version;
       } else if (arg == "--check-hash-based-pycs") {

@@ -17,6 +17,9 @@ struct CommandLineScan {
   bool unknown_option = false;      // CPython will report it; npython stays out of the way
   // --bench: npython runs its benchmark driver on the arguments after it.
   std::size_t bench_index = 0;      // 0: not asked for
+  // --explain: npython runs the program and then reports its regions; the
+  // option is taken out of the arguments CPython sees.
+  std::size_t explain_index = 0;    // 0: not asked for
 };
 
 // Scans the interpreter options (those before the script, -c, -m or -) the

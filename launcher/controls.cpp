@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "jit/host.h"
+#include "jit/trace_log.h"
 
 namespace npy {
 namespace {
@@ -48,6 +49,10 @@ const ControlSpec kControls[] = {
        }
        return apply_on_off(v, c.stats);
      }},
+    {"NPY_JIT_LOG", "regions,output_code,deopt,fallback|all",
+     "what to log to stderr: each region's ops when it is computed, each new kernel's code, "
+     "deoptimizations, eager fallbacks (comma list)",
+     [](const std::string& v, Controls& c) { return jit::parse_log_channels(v, c.log_channels); }},
     {"NPY_THREADS", "N", "threads kernels run on (default: all cores)",
      [](const std::string& v, Controls&) { return jit::parse_thread_count(v) > 0; }},
 };
@@ -74,6 +79,8 @@ std::string controls_help() {
           "--version, -V : print npython's version and the CPython it embeds (-VV: more)\n"
           "--bench [--repeat N] [--json FILE] [--plot FILE.png] script.py args... : time the\n"
           "         whole program eager (NPY_JIT=off) and with the JIT, and compare outputs\n"
+          "--explain script.py args... : run the program with the JIT, then list every region\n"
+          "         boundary and eager fallback with its reason and line, most costly first\n"
           "\nnpython environment variables:\n";
   for (const ControlSpec& spec : kControls) {
     text << spec.name << "=" << spec.values << ": " << spec.meaning << '\n';

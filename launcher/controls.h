@@ -12,6 +12,7 @@ struct Controls {
   bool stats = false;             // NPY_JIT_STATS=1: counters to stderr at exit
   std::string stats_file;         // NPY_JIT_STATS=FILE.json: counters to FILE at exit
   bool interp_all_frames = false;  // NPY_INTERP=all (default: user)
+  unsigned log_channels = 0;        // NPY_JIT_LOG, as jit::LogChannel bits
 };
 
 // Reads and checks every NPY_* variable. On a bad value returns nothing and

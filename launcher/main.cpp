@@ -16,6 +16,7 @@
 #include "common/stats.h"
 #include "interp/eval_hook.h"
 #include "interp/policy.h"
+#include "jit/trace_log.h"
 #include "launcher/command_line.h"
 #include "launcher/controls.h"
 #include "launcher/runtime_module.h"
@@ -95,10 +96,15 @@ void run_interpreter(Launch& launch) {
   if (PyStatus_Exception(status)) exit_on(status, launch.scan);
 
   if (launch.controls.jit) {
+    npy::jit::set_log_channels(launch.controls.log_channels);
+    npy::jit::set_explain(launch.scan.explain_index != 0);
     npy::interp::install_evaluator(launch.controls.interp_all_frames ? npy::interp::Scope::kAll
                                                                      : npy::interp::Scope::kUserCode);
   }
   launch.exit_code = Py_RunMain();
+  if (launch.controls.jit && launch.scan.explain_index) {
+    std::fputs(npy::jit::format_explain().c_str(), stderr);
+  }
   if (launch.controls.stats) std::fputs(npy::format_counters().c_str(), stderr);
   if (!launch.controls.stats_file.empty()) write_counters(launch.controls.stats_file);
 }
@@ -140,6 +146,17 @@ int main(int argc, char** argv) {
     launch.argc = static_cast<int>(bench_argv.size()) - 1;
     launch.argv = bench_argv.data();
     launch.controls.jit = false;
+  }
+
+  // --explain: CPython sees the command line without it.
+  std::vector<char*> explain_argv;
+  if (launch.scan.explain_index && !launch.scan.bench_index) {
+    for (int i = 0; i < argc; ++i) {
+      if (static_cast<std::size_t>(i) != launch.scan.explain_index) explain_argv.push_back(argv[i]);
+    }
+    explain_argv.push_back(nullptr);
+    launch.argc = argc - 1;
+    launch.argv = explain_argv.data();
   }
 
   if (!launch.controls.jit) {  // plain CPython: nothing of npython's, not even the thread

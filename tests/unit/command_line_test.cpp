@@ -56,6 +56,10 @@ TEST(CommandLineScan, BenchTakesTheRestOfTheLine) {
   EXPECT_EQ(scan({"-E", "--bench", "--repeat", "2", "x.py"}).bench_index, 2u);
   EXPECT_EQ(scan({"x.py", "--bench"}).bench_index, 0u);
   EXPECT_FALSE(scan({"--bench"}).unknown_option);
+  EXPECT_EQ(scan({"--explain", "x.py"}).explain_index, 1u);
+  EXPECT_EQ(scan({"-E", "--explain", "-c", "pass"}).explain_index, 2u);
+  EXPECT_TRUE(scan({"-E", "--explain", "-c", "pass"}).ignore_environment);
+  EXPECT_EQ(scan({"x.py", "--explain"}).explain_index, 0u);
 }
 
 TEST(CommandLineScan, IgnoreEnvironment) {

@@ -1,0 +1,51 @@
+#include "interp/lazy_frames.h"
+
+#include "numpy_shim/trace.h"
+
+namespace npy::interp {
+namespace {
+
+thread_local ActiveFrame* t_innermost = nullptr;
+thread_local bool t_materializing = false;
+
+int replace_lazy(PyObject** slot, const numpy_shim::Location& where) {
+  PyObject* lazy = *slot;
+  if (!lazy || !numpy_shim::is_lazy(lazy)) return 0;
+  PyObject* value = numpy_shim::materialize(lazy, numpy_shim::Reason::k_operation, where, nullptr);
+  if (!value) return -1;
+  *slot = value;
+  Py_DECREF(lazy);
+  return 0;
+}
+
+}  // namespace
+
+ActiveFrame::ActiveFrame(PyObject** localsplus, int nlocalsplus)
+    : outer_(t_innermost),
+      localsplus_(localsplus),
+      nlocalsplus_(nlocalsplus),
+      returns_to_evaluator_(t_innermost && t_innermost->callee_takes_lazy) {
+  if (outer_) outer_->callee_takes_lazy = false;
+  t_innermost = this;
+}
+
+ActiveFrame::~ActiveFrame() { t_innermost = outer_; }
+
+int materialize_frames(numpy_shim::Reason reason, const numpy_shim::Location& where,
+                       const char* detail, PyObject** stack_top) {
+  // Code NumPy runs while a region is computed may come back here.
+  if (t_materializing) return 0;
+  t_materializing = true;
+  int status = numpy_shim::flush(reason, where, detail);
+  for (ActiveFrame* frame = t_innermost; frame && status == 0 && numpy_shim::g_live_lazies > 0;
+       frame = frame->outer_) {
+    PyObject** end = frame == t_innermost ? stack_top : frame->localsplus_ + frame->nlocalsplus_;
+    for (PyObject** slot = frame->localsplus_; slot < end && status == 0; ++slot) {
+      status = replace_lazy(slot, where);
+    }
+  }
+  t_materializing = false;
+  return status;
+}
+
+}  // namespace npy::interp

@@ -1,0 +1,61 @@
+// A region: the NumPy work a thread recorded since its last materialization,
+// as a DAG of operations on values whose dtype and shape are known. Nodes are
+// in recording order, so every node's inputs come before it. Nothing here
+// knows Python, NumPy's API or the machine the region will run on.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jit/dtype.h"
+#include "jit/region_ops.h"
+
+namespace npy::jit {
+
+using Shape = std::vector<std::int64_t>;
+
+// Where an input's elements are: its first element and the byte step of
+// each dimension (0 along dimensions it is broadcast over).
+struct Buffer {
+  const void* data = nullptr;
+  std::vector<std::int64_t> strides;
+};
+
+struct Node {
+  Op op = Op::input;
+  DType dtype = DType::kFloat64;  // of the result
+  Shape shape;                    // of the result
+  int inputs[3] = {-1, -1, -1};
+  // The dtype the operation computes in (NumPy's loop dtype); operands are
+  // converted to it first. Comparisons compute in it and give bool.
+  DType compute = DType::kFloat64;
+  // kReduce/kNorm: bit d set when the input's dimension d is reduced.
+  std::uint32_t axes = 0;
+  bool keepdims = false;
+  // For kInput: a scalar that has no buffer (a Python number), held as the
+  // double and the integer it converts to in `dtype`.
+  bool is_scalar_constant = false;
+  double constant_float = 0;
+  std::int64_t constant_int = 0;
+  Buffer buffer;  // kInput with a buffer
+  int site = -1;  // where in the program it was recorded (see trace_log.h)
+};
+
+struct Region {
+  std::vector<Node> nodes;
+
+  int add(Node node) {
+    nodes.push_back(std::move(node));
+    return static_cast<int>(nodes.size()) - 1;
+  }
+};
+
+std::int64_t element_count(const Shape& shape);
+
+// The region as text, one node per line, e.g.
+//   %3 = multiply(%1, %2) : float64[2,1000]
+// `results` marks the nodes whose values leave the region (empty: none).
+std::string dump_region(const Region& region, const std::vector<bool>& results);
+
+}  // namespace npy::jit

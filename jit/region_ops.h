@@ -1,0 +1,106 @@
+// Every operation a region can hold, listed once: its kind and arity. The
+// tracer (numpy_shim), the region dump, the eager replay and the backends
+// all read this list; none of them spells an operation out anywhere else.
+// The name is NumPy's ufunc or function name, which is also how logs show it.
+#pragma once
+
+#include <cstdint>
+
+namespace npy::jit {
+
+enum class OpKind : std::uint8_t {
+  kInput,     // an array or scalar that exists outside the region
+  kUnary,     // element-wise, one operand
+  kBinary,    // element-wise, two broadcast operands
+  kWhere,     // element-wise select, three broadcast operands
+  kCast,      // element-wise conversion to the node's dtype (astype)
+  kReduce,    // reduction over the axes in the node's axis mask
+  kNorm,      // 2-norm over the axis mask: sqrt(sum(x * x))
+};
+
+#define NPY_REGION_OPS(X)           \
+  X(input, kInput, 0)               \
+  X(add, kBinary, 2)                \
+  X(subtract, kBinary, 2)           \
+  X(multiply, kBinary, 2)           \
+  X(divide, kBinary, 2)             \
+  X(floor_divide, kBinary, 2)       \
+  X(remainder, kBinary, 2)          \
+  X(power, kBinary, 2)              \
+  X(minimum, kBinary, 2)            \
+  X(maximum, kBinary, 2)            \
+  X(fmin, kBinary, 2)               \
+  X(fmax, kBinary, 2)               \
+  X(arctan2, kBinary, 2)            \
+  X(equal, kBinary, 2)              \
+  X(not_equal, kBinary, 2)          \
+  X(less, kBinary, 2)               \
+  X(less_equal, kBinary, 2)         \
+  X(greater, kBinary, 2)            \
+  X(greater_equal, kBinary, 2)      \
+  X(logical_and, kBinary, 2)        \
+  X(logical_or, kBinary, 2)         \
+  X(logical_xor, kBinary, 2)        \
+  X(bitwise_and, kBinary, 2)        \
+  X(bitwise_or, kBinary, 2)         \
+  X(bitwise_xor, kBinary, 2)        \
+  X(negative, kUnary, 1)            \
+  X(positive, kUnary, 1)            \
+  X(absolute, kUnary, 1)            \
+  X(sign, kUnary, 1)                \
+  X(sqrt, kUnary, 1)                \
+  X(square, kUnary, 1)              \
+  X(reciprocal, kUnary, 1)          \
+  X(exp, kUnary, 1)                 \
+  X(exp2, kUnary, 1)                \
+  X(expm1, kUnary, 1)               \
+  X(log, kUnary, 1)                 \
+  X(log2, kUnary, 1)                \
+  X(log10, kUnary, 1)               \
+  X(log1p, kUnary, 1)               \
+  X(sin, kUnary, 1)                 \
+  X(cos, kUnary, 1)                 \
+  X(tan, kUnary, 1)                 \
+  X(arcsin, kUnary, 1)              \
+  X(arccos, kUnary, 1)              \
+  X(arctan, kUnary, 1)              \
+  X(sinh, kUnary, 1)                \
+  X(cosh, kUnary, 1)                \
+  X(tanh, kUnary, 1)                \
+  X(floor, kUnary, 1)               \
+  X(ceil, kUnary, 1)                \
+  X(trunc, kUnary, 1)               \
+  X(rint, kUnary, 1)                \
+  X(isnan, kUnary, 1)               \
+  X(isinf, kUnary, 1)               \
+  X(isfinite, kUnary, 1)            \
+  X(logical_not, kUnary, 1)         \
+  X(invert, kUnary, 1)              \
+  X(where, kWhere, 3)               \
+  X(astype, kCast, 1)               \
+  X(sum, kReduce, 1)                \
+  X(prod, kReduce, 1)               \
+  X(min, kReduce, 1)                \
+  X(max, kReduce, 1)                \
+  X(mean, kReduce, 1)               \
+  X(argmin, kReduce, 1)             \
+  X(argmax, kReduce, 1)             \
+  X(any, kReduce, 1)                \
+  X(all, kReduce, 1)                \
+  X(norm, kNorm, 1)
+
+enum class Op : std::uint8_t {
+#define NPY_REGION_OP_ENUM(name, kind, arity) name,
+  NPY_REGION_OPS(NPY_REGION_OP_ENUM)
+#undef NPY_REGION_OP_ENUM
+};
+
+struct OpInfo {
+  const char* name;
+  OpKind kind;
+  int arity;
+};
+
+const OpInfo& op_info(Op op);
+
+}  // namespace npy::jit

@@ -1,0 +1,31 @@
+// What npython says about its regions: the NPY_JIT_LOG channels (to
+// stderr) and the records `npython --explain` prints at exit. Sites are
+// places in the program ("kmeans.py:12"), registered once each.
+#pragma once
+
+#include <string>
+
+namespace npy::jit {
+
+enum class LogChannel : unsigned { kRegions = 1, kOutputCode = 2, kDeopt = 4, kFallback = 8 };
+
+// Parses an NPY_JIT_LOG value (comma list of regions, output_code, deopt,
+// fallback, or all); returns false for anything else.
+bool parse_log_channels(const std::string& text, unsigned& mask);
+void set_log_channels(unsigned mask);
+bool log_enabled(LogChannel channel);
+// One log entry to stderr, each line prefixed "[npython:<channel>] ".
+void log_text(LogChannel channel, const std::string& text);
+
+int register_site(const std::string& where);
+const std::string& site_text(int site);
+
+// --explain: every region boundary and every eager fallback, by kind,
+// description and site, with a count and the seconds spent running what it
+// materialized.
+void set_explain(bool on);
+bool explain_enabled();
+void record_boundary(const std::string& kind, const std::string& what, int site, double seconds);
+std::string format_explain();
+
+}  // namespace npy::jit

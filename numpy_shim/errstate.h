@@ -1,0 +1,33 @@
+// NumPy's floating-point error state (np.errstate / np.seterr), read
+// without going through Python for every operation.
+#pragma once
+
+#include <Python.h>
+
+namespace npy::numpy_shim {
+
+// NumPy's categories, in the order it reports them.
+enum class FpCategory { kDivide, kOverflow, kUnderflow, kInvalid };
+
+// Whether the state in force lets a region defer its checks: every category
+// 'ignore' or 'warn' (the others raise or call at the operation itself).
+bool errstate_is_traceable();
+
+// Whether the state in force warns for the category.
+bool errstate_warns(FpCategory category);
+
+// While alive, NumPy ignores floating-point errors; the region runner checks
+// the flags itself and reports them at the line that recorded the op.
+class FpErrorsIgnored {
+ public:
+  FpErrorsIgnored();
+  ~FpErrorsIgnored();
+  FpErrorsIgnored(const FpErrorsIgnored&) = delete;
+  FpErrorsIgnored& operator=(const FpErrorsIgnored&) = delete;
+  bool ok() const { return token_ != nullptr; }
+
+ private:
+  PyObject* token_ = nullptr;
+};
+
+}  // namespace npy::numpy_shim

@@ -1,0 +1,88 @@
+#include "numpy_shim/trace.h"
+
+#include <new>
+
+namespace npy::numpy_shim {
+
+long g_live_lazies = 0;
+
+namespace {
+
+struct LazyObject {
+  PyObject_HEAD
+  std::shared_ptr<Trace> trace;
+  int node;
+};
+
+thread_local std::weak_ptr<Trace> t_open;
+
+void lazy_dealloc(PyObject* self) {
+  auto* lazy = reinterpret_cast<LazyObject*>(self);
+  --lazy->trace->handles[lazy->node];
+  --lazy->trace->live_handles;
+  --g_live_lazies;
+  lazy->trace.~shared_ptr<Trace>();
+  PyTypeObject* type = Py_TYPE(self);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+PyTypeObject* make_lazy_type() {
+  static PyType_Slot slots[] = {
+      {Py_tp_dealloc, reinterpret_cast<void*>(lazy_dealloc)},
+      {Py_tp_doc, const_cast<char*>("a NumPy value npython has recorded but not computed yet")},
+      {0, nullptr}};
+  static PyType_Spec spec = {"npython.lazy", sizeof(LazyObject), 0, Py_TPFLAGS_DEFAULT, slots};
+  return reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
+}
+
+}  // namespace
+
+PyTypeObject* g_lazy_type = nullptr;
+
+Trace::~Trace() {
+  for (PyObject* o : objects) Py_XDECREF(o);
+  for (EagerForm& form : eager) {
+    Py_XDECREF(form.callable);
+    Py_XDECREF(form.kwargs);
+    for (PyObject* c : form.constants) Py_XDECREF(c);
+  }
+}
+
+Trace* trace_of(PyObject* lazy) { return reinterpret_cast<LazyObject*>(lazy)->trace.get(); }
+int node_of(PyObject* lazy) { return reinterpret_cast<LazyObject*>(lazy)->node; }
+
+PyObject* new_lazy(const std::shared_ptr<Trace>& trace, int node) {
+  if (!g_lazy_type && !(g_lazy_type = make_lazy_type())) return nullptr;
+  auto* lazy = PyObject_New(LazyObject, g_lazy_type);
+  if (!lazy) return nullptr;
+  new (&lazy->trace) std::shared_ptr<Trace>(trace);
+  lazy->node = node;
+  ++trace->handles[node];
+  ++trace->live_handles;
+  ++g_live_lazies;
+  return reinterpret_cast<PyObject*>(lazy);
+}
+
+void retarget_lazy(PyObject* lazy, int node) {
+  auto* object = reinterpret_cast<LazyObject*>(lazy);
+  --object->trace->handles[object->node];
+  ++object->trace->handles[node];
+  object->node = node;
+}
+
+std::shared_ptr<Trace> open_trace() {
+  std::shared_ptr<Trace> trace = t_open.lock();
+  if (!trace || trace->done || trace->live_handles == 0) {
+    trace = std::make_shared<Trace>();
+    t_open = trace;
+  }
+  return trace;
+}
+
+Trace* pending_trace() {
+  std::shared_ptr<Trace> trace = t_open.lock();
+  return trace && !trace->done && trace->live_handles > 0 ? trace.get() : nullptr;
+}
+
+}  // namespace npy::numpy_shim

@@ -1,0 +1,72 @@
+// A thread's trace: the region it is recording (jit::Region) together with
+// the Python side of each node: the objects its inputs are, how eager NumPy
+// would compute it, and, once the region has run, its value. Lazy values are
+// handles to one node of one trace.
+#pragma once
+
+#include <Python.h>
+
+#include <memory>
+#include <vector>
+
+#include "jit/region.h"
+
+namespace npy::numpy_shim {
+
+// How eager NumPy computes a node: the exact call the program made.
+struct EagerForm {
+  enum class Kind { kCall, kBinaryOperator, kInPlaceOperator, kCompare, kUnaryOperator };
+  Kind kind = Kind::kCall;
+  PyObject* callable = nullptr;  // kCall (owned)
+  int operator_code = 0;         // NB_* / Py_LT... / UnaryOp
+  // Positional arguments: a node index, or -1 with the object in `constants`.
+  std::vector<int> arg_nodes;
+  std::vector<PyObject*> constants;  // owned, parallel to arg_nodes
+  PyObject* kwargs = nullptr;        // owned, may be null
+  // A ufunc or operator called straight from the program: NumPy reports its
+  // floating-point errors at the program's line, named after `ufunc_name`.
+  bool reports_at_call_site = false;
+  const char* ufunc_name = "";
+};
+
+struct Trace {
+  jit::Region region;
+  std::vector<EagerForm> eager;     // per node
+  std::vector<PyObject*> objects;   // per node: input object, then value once run (owned)
+  std::vector<int> handles;         // per node: live lazy values naming it
+  std::vector<std::pair<PyObject*, int>> input_nodes;  // input object -> its node
+  long live_handles = 0;
+  bool done = false;
+
+  Trace() = default;
+  Trace(const Trace&) = delete;
+  Trace& operator=(const Trace&) = delete;
+  ~Trace();
+};
+
+// The lazy value type; never seen by code npython does not evaluate.
+extern PyTypeObject* g_lazy_type;
+inline bool is_lazy(PyObject* o) { return Py_TYPE(o) == g_lazy_type; }
+
+// Lazy values alive in the process. The evaluator reads it at every
+// instruction to pick its dispatch table.
+extern long g_live_lazies;
+
+// The trace a lazy value belongs to and its node there.
+Trace* trace_of(PyObject* lazy);
+int node_of(PyObject* lazy);
+
+// A new lazy value for node `node` of `trace` (a new reference).
+PyObject* new_lazy(const std::shared_ptr<Trace>& trace, int node);
+// Points an existing lazy value at another node of its trace (in-place
+// operators: every alias of the value sees the update).
+void retarget_lazy(PyObject* lazy, int node);
+
+// The thread's trace that is recording, creating one when there is none.
+// Lazy values own traces; the thread only remembers the one recording, so
+// that a trace always dies with its last lazy value, under the GIL.
+std::shared_ptr<Trace> open_trace();
+// The thread's recording trace if it has one that someone still needs.
+Trace* pending_trace();
+
+}  // namespace npy::numpy_shim

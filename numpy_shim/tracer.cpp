@@ -1,0 +1,665 @@
+// Recording: checks that an operation can be expressed (operand kinds,
+// dtypes by NumPy's own resolution, broadcast shapes, arguments) and appends
+// it to the thread's trace.
+#include "numpy_shim/tracer.h"
+
+#include <opcode.h>
+
+#include <climits>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "numpy_shim/errstate.h"
+#include "numpy_shim/region_runner.h"
+#include "numpy_shim/sites.h"
+#include "numpy_shim/trace.h"
+#include "numpy_shim/vocabulary.h"
+
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL npy_numpy_shim_ARRAY_API
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <numpy/arrayobject.h>
+
+namespace npy::numpy_shim {
+namespace {
+
+using jit::DType;
+using jit::Op;
+using jit::Shape;
+
+// Arrays smaller than this are left to NumPy unless a lazy value is involved:
+// a region's fixed cost exceeds what fusing saves on them.
+constexpr npy_intp kMinTracedElements = 1 << 14;
+// A trace longer than this is computed before it grows further.
+constexpr std::size_t kMaxRegionNodes = 512;
+
+std::optional<DType> dtype_of_typenum(int type_num) {
+  switch (type_num) {
+    case NPY_BOOL: return DType::kBool;
+    case NPY_BYTE: return DType::kInt8;
+    case NPY_SHORT: return DType::kInt16;
+    case NPY_INT: return DType::kInt32;
+    case NPY_LONG: return DType::kInt64;
+    case NPY_UBYTE: return DType::kUInt8;
+    case NPY_USHORT: return DType::kUInt16;
+    case NPY_UINT: return DType::kUInt32;
+    case NPY_ULONG: return DType::kUInt64;
+    case NPY_FLOAT: return DType::kFloat32;
+    case NPY_DOUBLE: return DType::kFloat64;
+    default: return std::nullopt;
+  }
+}
+
+// Python's bool, int and float take part as NEP 50 "weak" scalars.
+enum class Weak { kNone, kBool, kInt, kFloat };
+
+struct Operand {
+  PyObject* object = nullptr;  // borrowed: the lazy value, array or scalar
+  bool lazy = false;           // a pending node of the open trace
+  Weak weak = Weak::kNone;
+  DType dtype = DType::kFloat64;
+  Shape shape;
+  PyObject* descr = nullptr;  // owned, for strong operands
+  npy_intp size = 1;
+
+  Operand() = default;
+  Operand(const Operand&) = delete;
+  Operand& operator=(const Operand&) = delete;
+  ~Operand() { Py_XDECREF(descr); }
+};
+
+// What NumPy would see; false when the tracer cannot take the operand.
+bool classify(PyObject* o, Operand& out) {
+  out.object = o;
+  if (is_lazy(o)) {
+    Trace* trace = trace_of(o);
+    if (trace->done || trace != pending_trace()) return false;
+    const jit::Node& node = trace->region.nodes[node_of(o)];
+    out.lazy = true;
+    out.dtype = node.dtype;
+    out.shape = node.shape;
+    out.size = jit::element_count(node.shape);
+    static const int kTypeNums[] = {NPY_BOOL,  NPY_BYTE,   NPY_SHORT, NPY_INT,   NPY_LONG, NPY_UBYTE,
+                                    NPY_USHORT, NPY_UINT, NPY_ULONG, NPY_FLOAT, NPY_DOUBLE};
+    out.descr = reinterpret_cast<PyObject*>(PyArray_DescrFromType(kTypeNums[static_cast<int>(node.dtype)]));
+    return out.descr != nullptr;
+  }
+  if (Py_TYPE(o) == &PyArray_Type) {
+    auto* array = reinterpret_cast<PyArrayObject*>(o);
+    const auto dtype = dtype_of_typenum(PyArray_TYPE(array));
+    if (!dtype || !PyArray_ISNBO(PyArray_DESCR(array)->byteorder)) return false;
+    out.dtype = *dtype;
+    out.shape.assign(PyArray_DIMS(array), PyArray_DIMS(array) + PyArray_NDIM(array));
+    out.size = PyArray_SIZE(array);
+    out.descr = reinterpret_cast<PyObject*>(PyArray_DESCR(array));
+    Py_INCREF(out.descr);
+    return true;
+  }
+  if (PyBool_Check(o)) {
+    out.weak = Weak::kBool;
+    out.dtype = DType::kBool;
+    return true;
+  }
+  if (PyLong_CheckExact(o)) {
+    out.weak = Weak::kInt;
+    out.dtype = DType::kInt64;
+    return true;
+  }
+  if (PyFloat_CheckExact(o)) {
+    out.weak = Weak::kFloat;
+    out.dtype = DType::kFloat64;
+    return true;
+  }
+  if (PyArray_IsScalar(o, Generic)) {
+    PyArray_Descr* descr = PyArray_DescrFromScalar(o);
+    if (!descr) {
+      PyErr_Clear();
+      return false;
+    }
+    const auto dtype = dtype_of_typenum(descr->type_num);
+    out.descr = reinterpret_cast<PyObject*>(descr);
+    if (!dtype) return false;
+    out.dtype = *dtype;
+    return true;
+  }
+  return false;
+}
+
+bool worth_tracing(const Operand* const* operands, int n) {
+  if (running_trace()) return false;
+  for (int i = 0; i < n; ++i) {
+    if (operands[i]->lazy || operands[i]->size >= kMinTracedElements) {
+      if (operands[i]->lazy || operands[i]->weak == Weak::kNone) return true;
+    }
+  }
+  return false;
+}
+
+bool broadcast(const Operand* const* operands, int n, Shape& out) {
+  std::size_t rank = 0;
+  for (int i = 0; i < n; ++i) rank = std::max(rank, operands[i]->shape.size());
+  out.assign(rank, 1);
+  for (int i = 0; i < n; ++i) {
+    const Shape& s = operands[i]->shape;
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      std::int64_t& d = out[rank - s.size() + k];
+      if (s[k] == d || s[k] == 1) continue;
+      if (d != 1) return false;
+      d = s[k];
+    }
+  }
+  return true;
+}
+
+// The descriptor or Python type resolve_dtypes takes for an operand.
+PyObject* dtype_key(const Operand& o) {
+  switch (o.weak) {
+    case Weak::kBool: return reinterpret_cast<PyObject*>(&PyBool_Type);
+    case Weak::kInt: return reinterpret_cast<PyObject*>(&PyLong_Type);
+    case Weak::kFloat: return reinterpret_cast<PyObject*>(&PyFloat_Type);
+    case Weak::kNone: return o.descr;
+  }
+  return nullptr;
+}
+
+int key_code(const Operand& o) {
+  return o.weak == Weak::kNone ? static_cast<int>(o.dtype) : 100 + static_cast<int>(o.weak);
+}
+
+struct Resolved {
+  bool ok = false;
+  DType compute = DType::kFloat64;
+  DType result = DType::kFloat64;
+};
+
+// NumPy's own type resolution for a ufunc over these operands (NEP 50).
+Resolved resolve_ufunc(PyObject* ufunc, const Operand* const* operands, int n) {
+  static std::map<std::tuple<PyObject*, int, int>, Resolved> cache;
+  const auto key = std::make_tuple(ufunc, key_code(*operands[0]), n > 1 ? key_code(*operands[1]) : -1);
+  const auto found = cache.find(key);
+  if (found != cache.end()) return found->second;
+  Resolved r;
+  PyObject* dtypes = PyTuple_New(n + 1);
+  for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(dtypes, i, Py_NewRef(dtype_key(*operands[i])));
+  PyTuple_SET_ITEM(dtypes, n, Py_NewRef(Py_None));
+  PyObject* loop = PyObject_CallMethod(ufunc, "resolve_dtypes", "(O)", dtypes);
+  Py_DECREF(dtypes);
+  if (loop && PyTuple_Check(loop) && PyTuple_GET_SIZE(loop) == n + 1) {
+    auto typenum = [&](int i) {
+      return reinterpret_cast<PyArray_Descr*>(PyTuple_GET_ITEM(loop, i))->type_num;
+    };
+    const auto compute = dtype_of_typenum(typenum(0));
+    const auto result = dtype_of_typenum(typenum(n));
+    bool same_inputs = true;
+    for (int i = 1; i < n; ++i) same_inputs = same_inputs && typenum(i) == typenum(0);
+    if (compute && result && same_inputs) r = {true, *compute, *result};
+  }
+  Py_XDECREF(loop);
+  PyErr_Clear();
+  cache.emplace(key, r);
+  return r;
+}
+
+// A Python int must fit the integer type it is computed in (NumPy raises
+// OverflowError otherwise, which eager evaluation reports).
+bool weak_int_fits(const Operand& o, DType compute) {
+  if (o.weak != Weak::kInt || jit::is_float(compute)) return true;
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(o.object, &overflow);
+  if (overflow || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  const int bits = jit::itemsize(compute) * 8;
+  if (compute == DType::kBool) return v == 0 || v == 1;
+  if (jit::is_unsigned(compute)) return v >= 0 && (bits == 64 || v < (1LL << bits));
+  return bits == 64 || (v >= -(1LL << (bits - 1)) && v < (1LL << (bits - 1)));
+}
+
+int input_node(Trace& trace, const Operand& o) {
+  if (o.lazy) return node_of(o.object);
+  for (const auto& [object, node] : trace.input_nodes) {
+    if (object == o.object) return node;
+  }
+  jit::Node node;
+  node.op = Op::input;
+  node.dtype = o.dtype;
+  node.compute = o.dtype;
+  if (o.weak != Weak::kNone) {
+    node.is_scalar_constant = true;
+    if (o.weak == Weak::kFloat) {
+      node.constant_float = PyFloat_AS_DOUBLE(o.object);
+    } else {
+      node.constant_int = PyLong_AsLongLong(o.object);
+      if (node.constant_int == -1 && PyErr_Occurred()) PyErr_Clear();
+      node.constant_float = static_cast<double>(node.constant_int);
+    }
+  } else if (Py_TYPE(o.object) == &PyArray_Type) {
+    auto* array = reinterpret_cast<PyArrayObject*>(o.object);
+    node.shape = o.shape;
+    node.buffer.data = PyArray_DATA(array);
+    node.buffer.strides.assign(PyArray_STRIDES(array), PyArray_STRIDES(array) + PyArray_NDIM(array));
+  }
+  // NumPy scalars are 0-D inputs whose value is read from the object.
+  const int index = trace.region.add(node);
+  trace.eager.emplace_back();
+  trace.objects.push_back(Py_NewRef(o.object));
+  trace.handles.push_back(0);
+  trace.input_nodes.emplace_back(o.object, index);
+  return index;
+}
+
+int add_node(Trace& trace, jit::Node node, EagerForm form, const Location& where) {
+  node.site = site_of(where);
+  const int index = trace.region.add(std::move(node));
+  trace.eager.push_back(std::move(form));
+  trace.objects.push_back(nullptr);
+  trace.handles.push_back(0);
+  return index;
+}
+
+// Adds `op` over the operands, computing the result of `form`; returns a new
+// lazy value, or nullptr without exception when not traced.
+PyObject* record_elementwise(Op op, const Operand* const* operands, int n, EagerForm form,
+                             const Location& where, PyObject* in_place_target) {
+  if (!worth_tracing(operands, n) || !errstate_is_traceable()) return nullptr;
+  Shape shape;
+  if (!broadcast(operands, n, shape)) return nullptr;
+  DType compute = DType::kFloat64;
+  DType result = DType::kFloat64;
+  if (op == Op::where) {
+    PyObject* result_type = numpy_attr("result_type");
+    if (!result_type) return nullptr;
+    PyObject* a = operands[1]->weak != Weak::kNone ? operands[1]->object : operands[1]->descr;
+    PyObject* b = operands[2]->weak != Weak::kNone ? operands[2]->object : operands[2]->descr;
+    PyObject* descr = PyObject_CallFunctionObjArgs(result_type, a, b, nullptr);
+    if (!descr) {
+      PyErr_Clear();
+      return nullptr;
+    }
+    const auto dtype = dtype_of_typenum(reinterpret_cast<PyArray_Descr*>(descr)->type_num);
+    Py_DECREF(descr);
+    if (!dtype) return nullptr;
+    compute = result = *dtype;
+  } else {
+    PyObject* ufunc = ufunc_of(op);
+    if (!ufunc) return nullptr;
+    const Resolved r = resolve_ufunc(ufunc, operands, n);
+    if (!r.ok) return nullptr;
+    compute = r.compute;
+    result = r.result;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (!weak_int_fits(*operands[i], op == Op::where ? result : compute)) return nullptr;
+  }
+  if (in_place_target && (result != operands[0]->dtype || shape != operands[0]->shape)) return nullptr;
+  std::shared_ptr<Trace> trace = open_trace();
+  if (trace->region.nodes.size() > kMaxRegionNodes) {
+    if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
+    return nullptr;
+  }
+  jit::Node node;
+  node.op = op;
+  node.dtype = result;
+  node.compute = compute;
+  node.shape = std::move(shape);
+  for (int i = 0; i < n; ++i) node.inputs[i] = input_node(*trace, *operands[i]);
+  form.arg_nodes.assign(node.inputs, node.inputs + n);
+  form.constants.assign(n, nullptr);
+  const int index = add_node(*trace, std::move(node), std::move(form), where);
+  if (in_place_target) {
+    retarget_lazy(in_place_target, index);
+    return Py_NewRef(in_place_target);
+  }
+  return new_lazy(trace, index);
+}
+
+Op operator_op(int nb_op) {
+  switch (nb_op % NB_INPLACE_ADD) {
+    case NB_ADD: return Op::add;
+    case NB_SUBTRACT: return Op::subtract;
+    case NB_MULTIPLY: return Op::multiply;
+    case NB_TRUE_DIVIDE: return Op::divide;
+    case NB_FLOOR_DIVIDE: return Op::floor_divide;
+    case NB_REMAINDER: return Op::remainder;
+    case NB_POWER: return Op::power;
+    case NB_AND: return Op::bitwise_and;
+    case NB_OR: return Op::bitwise_or;
+    case NB_XOR: return Op::bitwise_xor;
+    default: return Op::input;
+  }
+}
+
+Op compare_op(int op) {
+  switch (op) {
+    case Py_LT: return Op::less;
+    case Py_LE: return Op::less_equal;
+    case Py_EQ: return Op::equal;
+    case Py_NE: return Op::not_equal;
+    case Py_GT: return Op::greater;
+    case Py_GE: return Op::greater_equal;
+    default: return Op::input;
+  }
+}
+
+// ---- calls ----
+
+struct CallArgs {
+  std::vector<PyObject*> positional;  // borrowed
+  std::vector<std::pair<std::string, PyObject*>> keywords;
+
+  PyObject* keyword(const char* name) const {
+    for (const auto& [k, v] : keywords) {
+      if (k == name) return v;
+    }
+    return nullptr;
+  }
+  bool only_keywords(std::initializer_list<const char*> allowed) const {
+    for (const auto& kv : keywords) {
+      bool ok = false;
+      for (const char* a : allowed) ok = ok || kv.first == a;
+      if (!ok) return false;
+    }
+    return true;
+  }
+};
+
+bool parse_axes(PyObject* axis, int rank, bool tuple_allowed, std::uint32_t& mask) {
+  mask = 0;
+  if (!axis || axis == Py_None) {
+    mask = rank >= 32 ? 0xffffffffu : (1u << rank) - 1;
+    return rank < 32;
+  }
+  auto add = [&](PyObject* item) {
+    if (!PyLong_CheckExact(item)) return false;
+    long a = PyLong_AsLong(item);
+    if (a == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    if (a < 0) a += rank;
+    if (a < 0 || a >= rank || (mask & (1u << a))) return false;
+    mask |= 1u << a;
+    return true;
+  };
+  if (PyTuple_CheckExact(axis)) {
+    if (!tuple_allowed) return false;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(axis); ++i) {
+      if (!add(PyTuple_GET_ITEM(axis, i))) return false;
+    }
+    return true;
+  }
+  return add(axis);
+}
+
+std::optional<DType> reduction_dtype(Op op, DType in) {
+  switch (op) {
+    case Op::sum:
+    case Op::prod:
+      if (in == DType::kBool || (jit::is_signed_int(in) && in != DType::kInt64)) return DType::kInt64;
+      if (jit::is_unsigned(in) && in != DType::kUInt64) return DType::kUInt64;
+      return in;
+    case Op::min:
+    case Op::max: return in;
+    case Op::mean:
+      if (!jit::is_float(in)) return std::nullopt;
+      return in;
+    case Op::argmin:
+    case Op::argmax: return DType::kInt64;
+    case Op::any:
+    case Op::all: return DType::kBool;
+    default: return std::nullopt;
+  }
+}
+
+PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const CallArgs& call,
+                           const Location& where) {
+  const bool method = form_kind == CallForm::kReduceMethod;
+  const std::size_t npos = call.positional.size();
+  if (npos < 1 || npos > 2) return nullptr;
+  const bool norm = op == Op::norm;
+  if (norm) {
+    if (npos != 1 || !call.only_keywords({"axis", "keepdims", "ord"})) return nullptr;
+    PyObject* ord = call.keyword("ord");
+    if (ord && ord != Py_None) return nullptr;
+  } else if (!call.only_keywords({"axis", "keepdims"})) {
+    return nullptr;
+  }
+  PyObject* axis = npos == 2 ? call.positional[1] : call.keyword("axis");
+  if (npos == 2 && call.keyword("axis")) return nullptr;
+  PyObject* keepdims_obj = call.keyword("keepdims");
+  if (keepdims_obj && !PyBool_Check(keepdims_obj)) return nullptr;
+  const bool keepdims = keepdims_obj == Py_True;
+  Operand x;
+  if (!classify(call.positional[0], x) || x.weak != Weak::kNone) return nullptr;
+  if (method && !x.lazy && Py_TYPE(x.object) != &PyArray_Type) return nullptr;
+  const Operand* ops[] = {&x};
+  if (!worth_tracing(ops, 1) || !errstate_is_traceable()) return nullptr;
+  const int rank = static_cast<int>(x.shape.size());
+  const bool single_axis = op == Op::argmin || op == Op::argmax || norm;
+  std::uint32_t mask = 0;
+  if (!parse_axes(axis, rank, !single_axis, mask)) return nullptr;
+  if (norm && (axis == nullptr || axis == Py_None) && rank > 1) return nullptr;
+  // NumPy's argmin/argmax over all axes flattens, which is all axes here.
+  std::int64_t reduced = 1;
+  Shape shape;
+  for (int d = 0; d < rank; ++d) {
+    if (mask & (1u << d)) {
+      reduced *= x.shape[d];
+      if (keepdims) shape.push_back(1);
+    } else {
+      shape.push_back(x.shape[d]);
+    }
+  }
+  const bool needs_elements = op == Op::min || op == Op::max || op == Op::argmin ||
+                              op == Op::argmax || op == Op::mean;
+  if (needs_elements && reduced == 0) return nullptr;
+  std::optional<DType> result = norm ? (jit::is_float(x.dtype) ? std::optional<DType>(x.dtype)
+                                                                : std::nullopt)
+                                     : reduction_dtype(op, x.dtype);
+  if (!result) return nullptr;
+  std::shared_ptr<Trace> trace = open_trace();
+  jit::Node node;
+  node.op = op;
+  node.dtype = *result;
+  node.compute = x.dtype;
+  node.shape = std::move(shape);
+  node.axes = mask;
+  node.keepdims = keepdims;
+  node.inputs[0] = input_node(*trace, x);
+  EagerForm eager;
+  eager.kind = EagerForm::Kind::kCall;
+  eager.callable = Py_NewRef(callable);
+  eager.arg_nodes.push_back(node.inputs[0]);
+  eager.constants.push_back(nullptr);
+  for (std::size_t i = 1; i < npos; ++i) {
+    eager.arg_nodes.push_back(-1);
+    eager.constants.push_back(Py_NewRef(call.positional[i]));
+  }
+  if (!call.keywords.empty()) {
+    eager.kwargs = PyDict_New();
+    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(eager.kwargs, k.c_str(), v);
+  }
+  const int index = add_node(*trace, std::move(node), std::move(eager), where);
+  return new_lazy(trace, index);
+}
+
+PyObject* record_astype(PyObject* callable, const CallArgs& call, const Location& where) {
+  if (call.positional.size() != 2 || !call.keywords.empty()) return nullptr;
+  Operand x;
+  if (!classify(call.positional[0], x) || x.weak != Weak::kNone) return nullptr;
+  if (!x.lazy && Py_TYPE(x.object) != &PyArray_Type) return nullptr;
+  const Operand* ops[] = {&x};
+  if (!worth_tracing(ops, 1) || !errstate_is_traceable()) return nullptr;
+  PyArray_Descr* descr = nullptr;
+  if (!PyArray_DescrConverter2(call.positional[1], &descr) || !descr) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  const auto dtype = dtype_of_typenum(descr->type_num);
+  Py_DECREF(descr);
+  if (!dtype) return nullptr;
+  std::shared_ptr<Trace> trace = open_trace();
+  jit::Node node;
+  node.op = Op::astype;
+  node.dtype = *dtype;
+  node.compute = x.dtype;
+  node.shape = x.shape;
+  node.inputs[0] = input_node(*trace, x);
+  EagerForm eager;
+  eager.kind = EagerForm::Kind::kCall;
+  eager.callable = Py_NewRef(callable);
+  eager.arg_nodes = {node.inputs[0], -1};
+  eager.constants = {nullptr, Py_NewRef(call.positional[1])};
+  const int index = add_node(*trace, std::move(node), std::move(eager), where);
+  return new_lazy(trace, index);
+}
+
+}  // namespace
+
+PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where) {
+  const Op op = operator_op(nb_op);
+  if (op == Op::input) return nullptr;
+  const bool in_place = nb_op >= NB_INPLACE_ADD;
+  Operand a, b;
+  if (!classify(lhs, a) || !classify(rhs, b)) return nullptr;
+  if (a.weak != Weak::kNone && b.weak != Weak::kNone) return nullptr;
+  // In place, only a pending lazy value can be updated without writing
+  // memory the program can see.
+  if (in_place && !a.lazy) return nullptr;
+  EagerForm form;
+  form.kind = in_place ? EagerForm::Kind::kInPlaceOperator : EagerForm::Kind::kBinaryOperator;
+  form.operator_code = nb_op;
+  form.reports_at_call_site = true;
+  form.ufunc_name = jit::op_info(op).name;
+  const Operand* ops[] = {&a, &b};
+  return record_elementwise(op, ops, 2, std::move(form), where, in_place ? lhs : nullptr);
+}
+
+PyObject* trace_compare(int compare, PyObject* lhs, PyObject* rhs, const Location& where) {
+  const Op op = compare_op(compare);
+  Operand a, b;
+  if (op == Op::input || !classify(lhs, a) || !classify(rhs, b)) return nullptr;
+  if (a.weak != Weak::kNone && b.weak != Weak::kNone) return nullptr;
+  EagerForm form;
+  form.kind = EagerForm::Kind::kCompare;
+  form.operator_code = compare;
+  form.reports_at_call_site = true;
+  form.ufunc_name = jit::op_info(op).name;
+  const Operand* ops[] = {&a, &b};
+  return record_elementwise(op, ops, 2, std::move(form), where, nullptr);
+}
+
+PyObject* trace_unary_operator(UnaryOperator which, PyObject* operand, const Location& where) {
+  Operand a;
+  if (!classify(operand, a) || a.weak != Weak::kNone) return nullptr;
+  const Op op = which == UnaryOperator::kNegative   ? Op::negative
+                : which == UnaryOperator::kPositive ? Op::positive
+                                                    : Op::invert;
+  EagerForm form;
+  form.kind = EagerForm::Kind::kUnaryOperator;
+  form.operator_code = static_cast<int>(which);
+  form.reports_at_call_site = true;
+  form.ufunc_name = jit::op_info(op).name;
+  const Operand* ops[] = {&a};
+  return record_elementwise(op, ops, 1, std::move(form), where, nullptr);
+}
+
+PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
+                     PyObject* kwnames, const Location& where) {
+  const VocabularyEntry entry = lookup_callable(callable);
+  if (entry.form == CallForm::kNone) return nullptr;
+  CallArgs call;
+  call.positional.assign(args, args + nargs);
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < nkw; ++i) {
+    const char* name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+    if (!name) {
+      PyErr_Clear();
+      return nullptr;
+    }
+    call.keywords.emplace_back(name, args[nargs + i]);
+  }
+  switch (entry.form) {
+    case CallForm::kUfunc: {
+      const int arity = jit::op_info(entry.op).arity;
+      if (nargs != arity || nkw != 0) return nullptr;
+      Operand operands[2];
+      const Operand* ops[2] = {&operands[0], &operands[1]};
+      int weak = 0;
+      for (int i = 0; i < arity; ++i) {
+        if (!classify(args[i], operands[i])) return nullptr;
+        weak += operands[i].weak != Weak::kNone;
+      }
+      if (weak == arity) return nullptr;
+      EagerForm form;
+      form.kind = EagerForm::Kind::kCall;
+      form.callable = Py_NewRef(callable);
+      form.reports_at_call_site = true;
+      form.ufunc_name = jit::op_info(entry.op).name;
+      return record_elementwise(entry.op, ops, arity, std::move(form), where, nullptr);
+    }
+    case CallForm::kWhere: {
+      if (nargs != 3 || nkw != 0) return nullptr;
+      Operand operands[3];
+      const Operand* ops[3] = {&operands[0], &operands[1], &operands[2]};
+      for (int i = 0; i < 3; ++i) {
+        if (!classify(args[i], operands[i])) return nullptr;
+      }
+      if (operands[0].weak != Weak::kNone) return nullptr;
+      EagerForm form;
+      form.kind = EagerForm::Kind::kCall;
+      form.callable = Py_NewRef(callable);
+      return record_elementwise(Op::where, ops, 3, std::move(form), where, nullptr);
+    }
+    case CallForm::kReduce:
+    case CallForm::kReduceMethod:
+    case CallForm::kNorm:
+      return record_reduction(entry.op, entry.form, callable, call, where);
+    case CallForm::kAstype:
+      return record_astype(callable, call, where);
+    case CallForm::kNone: break;
+  }
+  return nullptr;
+}
+
+PyObject* lazy_attribute(PyObject* lazy, PyObject* name) {
+  Trace* trace = trace_of(lazy);
+  if (trace->done) return nullptr;
+  const char* text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
+  if (!text) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  const jit::Node& node = trace->region.nodes[node_of(lazy)];
+  const std::string attr = text;
+  if (attr == "shape") {
+    PyObject* shape = PyTuple_New(static_cast<Py_ssize_t>(node.shape.size()));
+    if (!shape) return nullptr;
+    for (std::size_t i = 0; i < node.shape.size(); ++i) {
+      PyObject* d = PyLong_FromLongLong(node.shape[i]);
+      if (!d) {
+        Py_DECREF(shape);
+        return nullptr;
+      }
+      PyTuple_SET_ITEM(shape, static_cast<Py_ssize_t>(i), d);
+    }
+    return shape;
+  }
+  if (attr == "ndim") return PyLong_FromSize_t(node.shape.size());
+  if (attr == "size") return PyLong_FromLongLong(jit::element_count(node.shape));
+  return nullptr;
+}
+
+PyObject* lazy_method(PyObject* lazy, PyObject* name) {
+  if (trace_of(lazy)->done) return nullptr;
+  return traced_method(name);
+}
+
+}  // namespace npy::numpy_shim

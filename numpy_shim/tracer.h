@@ -1,0 +1,66 @@
+// The evaluator's way into regions. Inside frames npython evaluates, NumPy
+// operations are recorded into the thread's trace and give lazy values; a
+// lazy value is computed (with everything else its trace holds) at a
+// materialization point, for one of the reasons below.
+//
+// Every trace_* function returns a new reference (a lazy value, or a real
+// result), or nullptr: with an exception set when the operation failed, or
+// without one when the operation is not traced; the evaluator then runs it
+// itself, on materialized operands.
+#pragma once
+
+#include <Python.h>
+
+namespace npy::numpy_shim {
+
+// Where the evaluator is, for sites in logs and for warnings.
+struct Location {
+  PyCodeObject* code = nullptr;
+  int offset = 0;  // in code units
+  PyObject* globals = nullptr;
+};
+
+#define NPY_MATERIALIZE_REASONS(X)                                        \
+  X(branch, "value decides an `if` or `while`")                           \
+  X(call, "passed to code npython does not trace")                        \
+  X(fallback, "argument of a NumPy call npython runs eagerly")            \
+  X(store, "stored into a container, attribute, global or array")         \
+  X(returned, "returned to code npython does not run")                    \
+  X(attribute, "attribute or method npython does not trace")              \
+  X(operation, "operand of an operation npython does not trace")          \
+  X(exception, "exception leaves the frame")                              \
+  X(size_cap, "region reached its size cap")
+
+enum class Reason {
+#define NPY_REASON_ENUM(name, text) k_##name,
+  NPY_MATERIALIZE_REASONS(NPY_REASON_ENUM)
+#undef NPY_REASON_ENUM
+};
+
+enum class UnaryOperator { kNegative, kPositive, kInvert };
+
+PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where);
+PyObject* trace_compare(int compare_op, PyObject* lhs, PyObject* rhs, const Location& where);
+PyObject* trace_unary_operator(UnaryOperator op, PyObject* operand, const Location& where);
+PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
+                     PyObject* kwnames, const Location& where);
+
+// `lazy.name` when the trace knows it without computing (shape, dtype,
+// ndim, size); nullptr without an exception otherwise.
+PyObject* lazy_attribute(PyObject* lazy, PyObject* name);
+// The unbound ndarray method `lazy.name` calls when the tracer traces it
+// (borrowed), else nullptr.
+PyObject* lazy_method(PyObject* lazy, PyObject* name);
+
+// The value a lazy value stands for (a new reference): the array or NumPy
+// scalar eager NumPy would have made. Computes its trace when pending.
+// `detail` (may be null) adds to the reason in --explain.
+PyObject* materialize(PyObject* lazy, Reason reason, const Location& where, const char* detail);
+
+// Computes the thread's pending trace, if any. 0, or -1 with an exception.
+int flush(Reason reason, const Location& where, const char* detail);
+
+// Records an eager fallback of a NumPy callable for --explain and the stats.
+void note_fallback(PyObject* callable, const Location& where);
+
+}  // namespace npy::numpy_shim

@@ -1,0 +1,199 @@
+#include "numpy_shim/vocabulary.h"
+
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+#include "jit/region.h"
+
+namespace npy::numpy_shim {
+namespace {
+
+struct Tables {
+  std::unordered_map<PyObject*, VocabularyEntry> callables;
+  std::unordered_map<std::string, PyObject*> methods;  // name -> ndarray method descriptor
+  PyObject* ufuncs[256] = {};
+  PyObject* ufunc_type = nullptr;
+};
+
+// Reductions and their NumPy function names; the methods have the op's name.
+struct ReductionName {
+  jit::Op op;
+  const char* functions[2];
+};
+const ReductionName kReductions[] = {
+    {jit::Op::sum, {"sum", nullptr}},       {jit::Op::prod, {"prod", nullptr}},
+    {jit::Op::min, {"min", "amin"}},        {jit::Op::max, {"max", "amax"}},
+    {jit::Op::mean, {"mean", nullptr}},     {jit::Op::argmin, {"argmin", nullptr}},
+    {jit::Op::argmax, {"argmax", nullptr}}, {jit::Op::any, {"any", nullptr}},
+    {jit::Op::all, {"all", nullptr}},
+};
+
+PyObject* numpy_module() {
+  static PyObject* numpy = PyImport_ImportModule("numpy");
+  return numpy;
+}
+
+Tables build_tables() {
+  Tables t;
+  PyObject* np = numpy_module();
+  if (!np) {
+    PyErr_Clear();
+    return t;
+  }
+  PyObject* add = PyObject_GetAttrString(np, "add");
+  if (add) t.ufunc_type = reinterpret_cast<PyObject*>(Py_TYPE(add));
+  Py_XDECREF(add);
+  for (int i = 0; i < 256; ++i) {
+    const auto op = static_cast<jit::Op>(i);
+    if (i > static_cast<int>(jit::Op::norm)) break;
+    const jit::OpInfo& info = jit::op_info(op);
+    if (info.kind != jit::OpKind::kUnary && info.kind != jit::OpKind::kBinary) continue;
+    PyObject* ufunc = PyObject_GetAttrString(np, info.name);  // kept for the process
+    if (!ufunc || Py_TYPE(ufunc) != reinterpret_cast<PyTypeObject*>(t.ufunc_type)) {
+      PyErr_Clear();
+      Py_XDECREF(ufunc);
+      continue;
+    }
+    t.ufuncs[i] = ufunc;
+    t.callables[ufunc] = {CallForm::kUfunc, op};
+  }
+  auto add_function = [&](PyObject* module, const char* name, CallForm form, jit::Op op) {
+    PyObject* f = PyObject_GetAttrString(module, name);  // kept for the process
+    if (!f) {
+      PyErr_Clear();
+      return;
+    }
+    t.callables.emplace(f, VocabularyEntry{form, op});
+  };
+  add_function(np, "where", CallForm::kWhere, jit::Op::where);
+  PyObject* ndarray = PyObject_GetAttrString(np, "ndarray");
+  for (const ReductionName& r : kReductions) {
+    for (const char* name : r.functions) {
+      if (name) add_function(np, name, CallForm::kReduce, r.op);
+    }
+    if (!ndarray) continue;
+    const char* method = jit::op_info(r.op).name;
+    PyObject* descriptor = PyObject_GetAttrString(ndarray, method);
+    if (!descriptor) {
+      PyErr_Clear();
+      continue;
+    }
+    t.callables.emplace(descriptor, VocabularyEntry{CallForm::kReduceMethod, r.op});
+    t.methods[method] = descriptor;
+  }
+  if (ndarray) {
+    PyObject* astype = PyObject_GetAttrString(ndarray, "astype");
+    if (astype) {
+      t.callables.emplace(astype, VocabularyEntry{CallForm::kAstype, jit::Op::astype});
+      t.methods["astype"] = astype;
+    }
+    PyErr_Clear();
+  }
+  Py_XDECREF(ndarray);
+  PyObject* linalg = PyImport_ImportModule("numpy.linalg");
+  if (linalg) {
+    add_function(linalg, "norm", CallForm::kNorm, jit::Op::norm);
+    Py_DECREF(linalg);
+  }
+  PyErr_Clear();
+  return t;
+}
+
+Tables& tables() {
+  static Tables t = build_tables();
+  return t;
+}
+
+}  // namespace
+
+VocabularyEntry lookup_callable(PyObject* callable) {
+  const Tables& t = tables();
+  const auto found = t.callables.find(callable);
+  return found == t.callables.end() ? VocabularyEntry{} : found->second;
+}
+
+bool is_numpy_callable(PyObject* callable) {
+  const Tables& t = tables();
+  if (reinterpret_cast<PyObject*>(Py_TYPE(callable)) == t.ufunc_type) return true;
+  if (t.callables.count(callable)) return true;
+  PyObject* module = PyObject_GetAttrString(callable, "__module__");
+  if (!module) {
+    PyErr_Clear();
+    // Methods of ndarray: their objclass is the ndarray type.
+    return false;
+  }
+  const char* name = PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : nullptr;
+  const bool numpy = name && (std::strcmp(name, "numpy") == 0 || std::strncmp(name, "numpy.", 6) == 0);
+  Py_DECREF(module);
+  PyErr_Clear();
+  return numpy;
+}
+
+bool numpy_call_writes_no_array(PyObject* callable, PyObject* kwnames) {
+  if (kwnames) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); ++i) {
+      if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "out") == 0) return false;
+    }
+  }
+  const Tables& t = tables();
+  if (reinterpret_cast<PyObject*>(Py_TYPE(callable)) == t.ufunc_type) return true;
+  if (Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
+    static const char* const kReadOnlyMethods[] = {
+        "reshape", "ravel", "flatten", "transpose", "swapaxes", "copy", "view", "squeeze",
+        "astype", "tolist", "item", "sum", "prod", "min", "max", "mean", "std", "var", "argmin",
+        "argmax", "any", "all", "cumsum", "cumprod", "dot", "round", "clip", "nonzero",
+        "searchsorted", "diagonal", "repeat", "take", "conj", "conjugate", "tobytes", "__len__"};
+    if (std::strncmp(PyDescr_TYPE(callable)->tp_name, "numpy.", 6) != 0) return false;
+    const char* name = PyUnicode_AsUTF8(PyDescr_NAME(callable));
+    if (!name) {
+      PyErr_Clear();
+      return false;
+    }
+    for (const char* m : kReadOnlyMethods) {
+      if (std::strcmp(name, m) == 0) return true;
+    }
+    return false;
+  }
+  if (!PyFunction_Check(callable) && !PyCFunction_Check(callable)) return false;
+  if (PyCFunction_Check(callable) && PyCFunction_GET_SELF(callable) &&
+      !PyModule_Check(PyCFunction_GET_SELF(callable))) {
+    return false;  // a bound method such as np.add.at
+  }
+  if (!is_numpy_callable(callable)) return false;
+  PyObject* name_object = PyObject_GetAttrString(callable, "__name__");
+  const char* name = name_object && PyUnicode_Check(name_object) ? PyUnicode_AsUTF8(name_object) : nullptr;
+  bool writes = !name;
+  static const char* const kWriters[] = {"copyto", "put", "place", "putmask", "put_along_axis",
+                                         "fill_diagonal", "shuffle", "seterr", "setbufsize",
+                                         "seterrcall", "errstate"};
+  for (const char* w : kWriters) writes = writes || (name && std::strcmp(name, w) == 0);
+  Py_XDECREF(name_object);
+  PyErr_Clear();
+  return !writes;
+}
+
+PyObject* ufunc_of(jit::Op op) { return tables().ufuncs[static_cast<int>(op)]; }
+
+PyObject* traced_method(PyObject* name) {
+  const char* text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
+  if (!text) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  const auto& methods = tables().methods;
+  const auto found = methods.find(text);
+  return found == methods.end() ? nullptr : found->second;
+}
+
+PyObject* numpy_attr(const char* name) {
+  static std::unordered_map<std::string, PyObject*> cache;
+  const auto found = cache.find(name);
+  if (found != cache.end()) return found->second;
+  PyObject* value = numpy_module() ? PyObject_GetAttrString(numpy_module(), name) : nullptr;
+  if (!value) PyErr_Clear();
+  cache[name] = value;
+  return value;
+}
+
+}  // namespace npy::numpy_shim

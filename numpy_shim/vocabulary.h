@@ -1,0 +1,50 @@
+// Which NumPy callables become region ops, recognised by identity (the
+// ufunc objects, the module functions, ndarray's method descriptors), and
+// how each is called.
+#pragma once
+
+#include <Python.h>
+
+#include "jit/region_ops.h"
+
+namespace npy::numpy_shim {
+
+enum class CallForm : unsigned char {
+  kNone,       // not a NumPy callable npython traces
+  kUfunc,      // np.<ufunc>(operands...)
+  kWhere,      // np.where(cond, a, b)
+  kReduce,     // np.<reduction>(a, axis=None, keepdims=False)
+  kReduceMethod,  // a.<reduction>(axis=None, keepdims=False)
+  kNorm,       // np.linalg.norm(x, ord=None, axis=None, keepdims=False)
+  kAstype,     // a.astype(dtype)
+};
+
+struct VocabularyEntry {
+  CallForm form = CallForm::kNone;
+  jit::Op op = jit::Op::input;
+};
+
+// What `callable` is to the tracer. NumPy must be loaded.
+VocabularyEntry lookup_callable(PyObject* callable);
+
+// Whether `callable` belongs to NumPy (a ufunc, an ndarray method, or a
+// function of a numpy module): calls to those that are not traced count as
+// fallbacks.
+bool is_numpy_callable(PyObject* callable);
+
+// Whether a call to this NumPy callable, with no lazy argument, can be made
+// while a region is pending: it writes into no existing array (no `out=`,
+// nothing like np.copyto or ndarray.fill), so what the region reads stays.
+bool numpy_call_writes_no_array(PyObject* callable, PyObject* kwnames);
+
+// The ufunc of a region op (borrowed), or nullptr when it has none.
+PyObject* ufunc_of(jit::Op op);
+
+// The unbound ndarray method for the name (borrowed), or nullptr when the
+// tracer has no reduction or conversion of that name.
+PyObject* traced_method(PyObject* name);
+
+// numpy module attribute (borrowed), looked up once.
+PyObject* numpy_attr(const char* name);
+
+}  // namespace npy::numpy_shim
