@@ -17,7 +17,7 @@ import time
 # Counters of the JIT runs shown in the table, by the name npython reports
 # them under (npython.stats()); a counter nothing has reported reads 0.
 JIT_COUNTERS = [
-    ("compile time (ms)", "jit.compile_ms"),
+    ("compile time (µs)", "jit.compile_us"),
     ("regions", "jit.regions"),
     ("kernels compiled", "jit.kernels_compiled"),
     ("kernels reused", "jit.kernels_reused"),

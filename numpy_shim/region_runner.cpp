@@ -4,6 +4,7 @@
 
 #include <cfenv>
 #include <chrono>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -12,10 +13,25 @@
 #include "numpy_shim/errstate.h"
 #include "numpy_shim/sites.h"
 #include "numpy_shim/temporary_elision.h"
+#include "jit/backend.h"
+#include "jit/cpu_driver.h"
+#include "jit/fusion.h"
+#include "jit/kernel_cache.h"
+
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL npy_numpy_shim_ARRAY_API
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <numpy/arrayobject.h>
 #include "numpy_shim/vocabulary.h"
 
 namespace npy::numpy_shim {
 namespace {
+
+int typenum_of(jit::DType t) {
+  static const int kTypeNums[] = {NPY_BOOL,   NPY_BYTE, NPY_SHORT, NPY_INT,   NPY_LONG,  NPY_UBYTE,
+                                  NPY_USHORT, NPY_UINT, NPY_ULONG, NPY_FLOAT, NPY_DOUBLE};
+  return kTypeNums[static_cast<int>(t)];
+}
 
 const char* reason_text(Reason reason) {
   switch (reason) {
@@ -153,54 +169,217 @@ std::vector<bool> needed_nodes(const Trace& trace) {
   return needed;
 }
 
-// Runs the needed nodes in order through NumPy, each value released after
-// its last use, and temporaries reused as eager evaluation would (NumPy's
-// elision of `a + b` into a dead `a`).
-int run_nodes_eagerly(Trace& trace, const std::vector<bool>& needed) {
-  const std::vector<jit::Node>& nodes = trace.region.nodes;
-  std::vector<std::size_t> last_use(nodes.size(), 0);
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (!needed[i]) continue;
-    for (int input : nodes[i].inputs) {
-      if (input >= 0) last_use[input] = i;
+// Runs the steps of a trace: fused groups as compiled kernels, the other
+// nodes through NumPy. Values are released after their last use, and
+// NumPy's own reuse of temporaries (`a + b` computed into a dead `a`) is kept
+// for nodes that run through NumPy.
+class Runner {
+ public:
+  Runner(Trace& trace, const std::vector<bool>& needed) : trace_(trace), nodes_(trace.region.nodes) {
+    last_use_.assign(nodes_.size(), 0);
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      if (!needed[i]) continue;
+      for (int input : nodes_[i].inputs) {
+        if (input >= 0) last_use_[input] = i;
+      }
+    }
+    for (int c = 0; c < 4; ++c) warns_[c] = errstate_warns(static_cast<FpCategory>(c));
+  }
+
+  int run(const std::vector<jit::Step>& steps, jit::Backend* backend) {
+    FpErrorsIgnored ignored;
+    for (const jit::Step& step : steps) {
+      if (step.eager) {
+        if (run_node(step.node) < 0) return -1;
+        continue;
+      }
+      const int status = backend ? run_group(*backend, step.group) : 0;
+      if (status < 0) return -1;
+      if (status == 0) {  // not compiled, or it raised flags NumPy reports per op
+        for (int m : step.group.members) {
+          if (run_node(m) < 0) return -1;
+        }
+      }
+    }
+    return 0;
+  }
+
+ private:
+  bool is_dead_temporary(int node, std::size_t at) const {
+    return node >= 0 && nodes_[node].op != jit::Op::input && last_use_[node] <= at &&
+           trace_.handles[node] == 0;
+  }
+
+  void release_inputs_of(int node, std::size_t at) {
+    for (int input : nodes_[node].inputs) {
+      if (is_dead_temporary(input, at)) Py_CLEAR(trace_.objects[input]);
     }
   }
-  auto is_dead_temporary = [&](int node, std::size_t at) {
-    return node >= 0 && nodes[node].op != jit::Op::input && last_use[node] == at &&
-           trace.handles[node] == 0;
-  };
-  bool warns[4];
-  for (int c = 0; c < 4; ++c) warns[c] = errstate_warns(static_cast<FpCategory>(c));
-  FpErrorsIgnored ignored;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (!needed[i] || nodes[i].op == jit::Op::input) continue;
-    const EagerForm& form = trace.eager[i];
+
+  int run_node(int index) {
+    const std::size_t i = static_cast<std::size_t>(index);
+    const EagerForm& form = trace_.eager[i];
     std::feclearexcept(FE_ALL_EXCEPT);
     PyObject* value = nullptr;
     if (form.kind == EagerForm::Kind::kBinaryOperator &&
         (is_dead_temporary(form.arg_nodes[0], i) || is_dead_temporary(form.arg_nodes[1], i))) {
-      value = binary_op_into_temporary(form.operator_code, trace.objects[form.arg_nodes[0]],
-                                       trace.objects[form.arg_nodes[1]]);
+      value = binary_op_into_temporary(form.operator_code, trace_.objects[form.arg_nodes[0]],
+                                       trace_.objects[form.arg_nodes[1]]);
     } else if (form.kind == EagerForm::Kind::kUnaryOperator && is_dead_temporary(form.arg_nodes[0], i) &&
                static_cast<UnaryOperator>(form.operator_code) != UnaryOperator::kPositive) {
       const auto op = static_cast<UnaryOperator>(form.operator_code) == UnaryOperator::kNegative
                           ? UnaryOp::kNegative
                           : UnaryOp::kInvert;
-      value = unary_op_into_temporary(op, trace.objects[form.arg_nodes[0]]);
+      value = unary_op_into_temporary(op, trace_.objects[form.arg_nodes[0]]);
     }
-    if (!value && !PyErr_Occurred()) value = compute_eagerly(trace, static_cast<int>(i));
+    if (!value && !PyErr_Occurred()) value = compute_eagerly(trace_, index);
     const int flags = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
     if (!value) return -1;
-    trace.objects[i] = value;
-    for (int input : nodes[i].inputs) {
-      if (is_dead_temporary(input, i)) Py_CLEAR(trace.objects[input]);
-    }
+    trace_.objects[i] = value;
+    release_inputs_of(index, i);
     if (flags && form.reports_at_call_site &&
-        report_fp_flags(flags, warns, form.ufunc_name, trace.region.nodes[i].site) < 0) {
+        report_fp_flags(flags, warns_, form.ufunc_name, nodes_[i].site) < 0) {
       return -1;
     }
+    return 0;
   }
-  return 0;
+
+  // A group input as the loop reads it; `keep` holds what must stay alive.
+  bool loop_input(int node, const jit::Shape& shape, jit::LoopInput& in, std::vector<PyObject*>& keep,
+                  std::vector<std::int64_t>& constants) {
+    const jit::Node& n = nodes_[node];
+    in.dtype = n.dtype;
+    in.strides.assign(shape.size(), 0);
+    if (n.is_scalar_constant) {
+      std::int64_t bits = n.constant_int;
+      if (n.dtype == jit::DType::kFloat64) std::memcpy(&bits, &n.constant_float, 8);
+      constants.push_back(bits);
+      in.data = reinterpret_cast<const char*>(&constants.back());
+      return true;
+    }
+    PyObject* object = trace_.objects[node];
+    if (!object) return false;
+    PyObject* array = PyArray_FromAny(object, nullptr, 0, 0, 0, nullptr);
+    if (!array) {
+      PyErr_Clear();
+      return false;
+    }
+    keep.push_back(array);
+    auto* a = reinterpret_cast<PyArrayObject*>(array);
+    if (PyArray_TYPE(a) != typenum_of(n.dtype) || !PyArray_ISNBO(PyArray_DESCR(a)->byteorder)) return false;
+    const int rank = PyArray_NDIM(a);
+    const int offset = static_cast<int>(shape.size()) - rank;
+    if (offset < 0) return false;
+    for (int d = 0; d < rank; ++d) {
+      if (PyArray_DIM(a, d) != 1) in.strides[offset + d] = PyArray_STRIDE(a, d);
+    }
+    in.data = static_cast<const char*>(PyArray_DATA(a));
+    return true;
+  }
+
+  // 1: ran as a kernel; 0: not run (compile failed, or the kernel raised
+  // floating-point flags that must be reported per op); -1: error.
+  int run_group(jit::Backend& backend, const jit::Group& group) {
+    std::vector<PyObject*> keep;  // owned
+    std::vector<std::int64_t> constants;
+    constants.reserve(group.inputs.size());
+    auto release = [&] {
+      for (PyObject* o : keep) Py_DECREF(o);
+    };
+    std::vector<jit::LoopInput> inputs(group.inputs.size());
+    for (std::size_t i = 0; i < group.inputs.size(); ++i) {
+      if (!loop_input(group.inputs[i], group.shape, inputs[i], keep, constants)) {
+        release();
+        return 0;
+      }
+    }
+    const jit::Kernel* kernel = jit::kernel_for(backend, trace_.region, group, jit::broadcast_inner(inputs));
+    if (!kernel) {
+      release();
+      return 0;
+    }
+    std::vector<PyObject*> made;  // owned: outputs then reductions
+    auto new_array = [&](const jit::Shape& shape, jit::DType dtype) -> PyObject* {
+      std::vector<npy_intp> dims(shape.begin(), shape.end());
+      PyObject* a = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(dtype));
+      if (a) made.push_back(a);
+      return a;
+    };
+    std::vector<jit::LoopOutput> outputs;
+    for (int o : group.outputs) {
+      PyObject* a = new_array(group.shape, nodes_[o].dtype);
+      if (!a) break;
+      outputs.push_back({static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a))), nodes_[o].dtype});
+    }
+    std::vector<jit::LoopReduction> reductions;
+    for (int r : group.reductions) {
+      if (made.size() != outputs.size() + reductions.size()) break;
+      PyObject* a = new_array(nodes_[r].shape, nodes_[r].dtype);
+      if (!a) break;
+      const jit::Node& n = nodes_[r];
+      const jit::DType compute = jit::is_float(n.compute) ? n.compute
+                                 : (n.op == jit::Op::any || n.op == jit::Op::all) ? jit::DType::kBool
+                                                                                  : jit::DType::kInt64;
+      reductions.push_back({n.op, compute, n.dtype, static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a)))});
+    }
+    if (made.size() != group.outputs.size() + group.reductions.size()) {
+      for (PyObject* o : made) Py_DECREF(o);
+      release();
+      return -1;
+    }
+    const int flags = jit::run_kernel(*kernel, group.shape, group.reduced_dims, inputs, outputs, reductions);
+    release();
+    int reported = 0;
+    const int categories[] = {FE_DIVBYZERO, FE_OVERFLOW, FE_UNDERFLOW, FE_INVALID};
+    for (int c = 0; c < 4; ++c) reported |= warns_[c] ? categories[c] : 0;
+    if (flags & reported) {
+      static Counter& reruns = counter("jit.kernel_reruns_for_fp_errors");
+      reruns.add();
+      for (PyObject* o : made) Py_DECREF(o);
+      return 0;
+    }
+    std::size_t k = 0;
+    auto assign = [&](int node) {
+      PyObject* value = made[k++];
+      const jit::OpKind kind = jit::op_info(nodes_[node].op).kind;
+      if (nodes_[node].shape.empty() && kind != jit::OpKind::kCast && kind != jit::OpKind::kWhere) {
+        value = PyArray_Return(reinterpret_cast<PyArrayObject*>(value));  // a NumPy scalar, as eager NumPy gives
+      }
+      trace_.objects[node] = value;
+    };
+    for (int o : group.outputs) assign(o);
+    for (int r : group.reductions) assign(r);
+    static Counter& kernel_runs = counter("jit.kernel_runs");
+    kernel_runs.add();
+    const std::size_t last = static_cast<std::size_t>(group.members.back());
+    for (int m : group.members) release_inputs_of(m, last);
+    return 1;
+  }
+
+  Trace& trace_;
+  const std::vector<jit::Node>& nodes_;
+  std::vector<std::size_t> last_use_;
+  bool warns_[4];
+};
+
+int run_steps(Trace& trace, const std::vector<bool>& needed, const std::vector<bool>& results) {
+  jit::Backend* backend = jit::cpu_backend();
+  std::vector<jit::Step> steps;
+  if (backend) {
+    steps = jit::plan_region(trace.region, needed, results, [backend](const jit::Region& r, int node) {
+      return backend->fuse_class(r, node);
+    });
+  } else {
+    for (std::size_t i = 0; i < needed.size(); ++i) {
+      if (!needed[i] || trace.region.nodes[i].op == jit::Op::input) continue;
+      jit::Step step;
+      step.eager = true;
+      step.node = static_cast<int>(i);
+      steps.push_back(std::move(step));
+    }
+  }
+  Runner runner(trace, needed);
+  return runner.run(steps, backend);
 }
 
 }  // namespace
@@ -233,7 +412,7 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
     ops += needed[i] && trace.region.nodes[i].op != jit::Op::input;
   }
   t_running = true;
-  const int status = run_nodes_eagerly(trace, needed);
+  const int status = run_steps(trace, needed, results);
   t_running = false;
   // Values no lazy value names are temporaries of the region.
   for (std::size_t i = 0; i < needed.size(); ++i) {

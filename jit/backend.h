@@ -1,0 +1,47 @@
+// The one interface a code generator implements: which region nodes it can
+// fuse, and a compiled kernel for a fused group. The CPU driver and the
+// kernel cache use backends only through it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "jit/fusion.h"
+#include "jit/region.h"
+
+namespace npy::jit {
+
+// A compiled inner loop over `vectors` vectors of `lanes` elements.
+//  slots: the group's inputs, then its outputs, then one per reduction that
+//         sums in NumPy's order (its operands are written there): the
+//         first element of each (an input that does not move along the
+//         loop is read once);
+//  accumulators: one vector per reduction, read at entry and written back;
+//  lane_mask: a vector whose lanes say which elements reductions take.
+struct Kernel {
+  using Entry = void (*)(void* const* slots, std::int64_t vectors, void* accumulators,
+                         const void* lane_mask);
+  Entry entry = nullptr;
+  int lanes = 0;
+  int lane_bytes = 0;
+  std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
+  virtual ~Kernel() = default;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual const char* name() const = 0;
+  virtual int fuse_class(const Region& region, int node) const = 0;
+  // Compiles the group; nullptr when it cannot after all.
+  virtual std::unique_ptr<Kernel> compile(const Region& region, const Group& group,
+                                          const std::vector<bool>& broadcast_inner) = 0;
+};
+
+// The x86-64 backend for this machine, or nullptr when its CPU lacks what
+// the backend needs (AVX2 and BMI2).
+Backend* cpu_backend();
+
+}  // namespace npy::jit

@@ -1,0 +1,550 @@
+#include "jit/cpu_driver.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "jit/host.h"
+
+namespace npy::jit {
+namespace {
+
+constexpr std::int64_t kSpan = 4096;           // elements per kernel call; bounds the scratch
+constexpr std::int64_t kMinParallelWork = 1 << 15;  // elements below which one thread runs
+constexpr int kFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
+
+struct alignas(32) Vector {
+  unsigned char bytes[32];
+};
+
+// Accumulator vectors, one per reduction.
+using Accumulators = std::vector<Vector>;
+
+template <typename T>
+void fill_lanes(Vector& v, T value) {
+  for (std::size_t i = 0; i < 32 / sizeof(T); ++i) std::memcpy(v.bytes + i * sizeof(T), &value, sizeof(T));
+}
+
+void init_accumulator(Vector& v, const LoopReduction& r, int lane_bytes) {
+  switch (r.op) {
+    case Op::min:
+    case Op::max: {
+      const double inf = r.op == Op::min ? HUGE_VAL : -HUGE_VAL;
+      if (lane_bytes == 8) {
+        fill_lanes<double>(v, inf);
+      } else {
+        fill_lanes<float>(v, static_cast<float>(inf));
+      }
+      return;
+    }
+    case Op::all: std::memset(v.bytes, 0xff, 32); return;
+    default: std::memset(v.bytes, 0, 32); return;
+  }
+}
+
+template <typename T>
+T nan_min_max(T a, T b, bool is_min) {
+  if (std::isnan(a)) return a;
+  if (std::isnan(b)) return b;
+  return is_min ? (b < a ? b : a) : (b > a ? b : a);
+}
+
+// Combines accumulators (lanes, then partials in order) into `into`, as
+// lanes of the accumulation type.
+struct Partial {
+  double f = 0;
+  std::int64_t i = 0;
+  bool b = false;
+};
+
+Partial lanes_of(const Vector& v, const LoopReduction& r, int lane_bytes) {
+  Partial p;
+  const int lanes = 32 / lane_bytes;
+  const bool wide = lane_bytes == 8;
+  auto lane_f = [&](int k) {
+    if (wide) {
+      double d;
+      std::memcpy(&d, v.bytes + 8 * k, 8);
+      return d;
+    }
+    float f;
+    std::memcpy(&f, v.bytes + 4 * k, 4);
+    return static_cast<double>(f);
+  };
+  switch (r.op) {
+    case Op::sum:
+    case Op::mean:
+      if (is_float(r.compute)) {
+        if (wide) {
+          double s = 0;
+          for (int k = 0; k < lanes; ++k) s += lane_f(k);
+          p.f = s;
+        } else {
+          float s = 0;
+          for (int k = 0; k < lanes; ++k) s += static_cast<float>(lane_f(k));
+          p.f = s;
+        }
+      } else {
+        std::int64_t s = 0;
+        for (int k = 0; k < lanes; ++k) {
+          std::int64_t x;
+          std::memcpy(&x, v.bytes + 8 * k, 8);
+          s = static_cast<std::int64_t>(static_cast<std::uint64_t>(s) + static_cast<std::uint64_t>(x));
+        }
+        p.i = s;
+      }
+      break;
+    case Op::min:
+    case Op::max: {
+      double m = lane_f(0);
+      for (int k = 1; k < lanes; ++k) m = nan_min_max(m, lane_f(k), r.op == Op::min);
+      p.f = m;
+      break;
+    }
+    case Op::any:
+    case Op::all: {
+      bool acc = r.op == Op::all;
+      for (int k = 0; k < lanes; ++k) {
+        const bool lane = v.bytes[k * lane_bytes] != 0;
+        acc = r.op == Op::any ? (acc || lane) : (acc && lane);
+      }
+      p.b = acc;
+      break;
+    }
+    default: break;
+  }
+  return p;
+}
+
+Partial combine(const Partial& a, const Partial& b, const LoopReduction& r, bool wide) {
+  Partial p;
+  switch (r.op) {
+    case Op::sum:
+    case Op::mean:
+      if (wide || !is_float(r.compute)) {
+        p.f = a.f + b.f;
+      } else {
+        p.f = static_cast<float>(static_cast<float>(a.f) + static_cast<float>(b.f));
+      }
+      p.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(a.i) + static_cast<std::uint64_t>(b.i));
+      break;
+    case Op::min:
+    case Op::max: p.f = nan_min_max(a.f, b.f, r.op == Op::min); break;
+    case Op::any: p.b = a.b || b.b; break;
+    case Op::all: p.b = a.b && b.b; break;
+    default: break;
+  }
+  return p;
+}
+
+void store_result(const Partial& p, const LoopReduction& r, std::int64_t count, char* at) {
+  switch (r.result) {
+    case DType::kFloat64: {
+      double v = p.f;
+      if (r.op == Op::mean) v = v / static_cast<double>(count);
+      std::memcpy(at, &v, 8);
+      return;
+    }
+    case DType::kFloat32: {
+      float v = static_cast<float>(p.f);
+      if (r.op == Op::mean) v = v / static_cast<float>(count);
+      std::memcpy(at, &v, 4);
+      return;
+    }
+    case DType::kBool: *at = p.b ? 1 : 0; return;
+    default: std::memcpy(at, &p.i, 8); return;
+  }
+}
+
+// One thread's scratch: packed inputs and the tail's inputs and outputs.
+struct Scratch {
+  std::vector<std::vector<char>> packed;
+  std::vector<std::vector<char>> tail_in, tail_out;
+};
+
+struct Loop {
+  const Kernel& kernel;
+  const Shape& shape;
+  const std::vector<LoopInput>& inputs;
+  const std::vector<LoopOutput>& outputs;
+  int ordered = 0;  // reductions summing in NumPy's order: their operands go to `sums_out`
+  int sum_bytes = 8;
+  std::vector<bool> broadcast;
+  std::vector<bool> packed;  // inputs whose inner stride is neither 0 nor their item size
+  Vector all_lanes;
+  std::vector<std::int64_t> out_strides;  // elements, C order over `shape`
+
+  // Runs elements [lo, hi) of the innermost dimension at outer multi-index
+  // `index` (shape.size() - 1 entries).
+  void span(const std::int64_t* index, std::int64_t lo, std::int64_t hi, Accumulators& acc, Scratch& s,
+            char* const* sums_out = nullptr) const {
+    const std::size_t rank = shape.size();
+    const std::size_t nin = inputs.size();
+    const std::size_t nout = outputs.size();
+    std::vector<void*> slots(nin + nout + ordered);
+    for (int k = 0; k < ordered; ++k) slots[nin + nout + k] = sums_out[k];
+    std::int64_t flat = lo;
+    for (std::size_t d = 0; d + 1 < rank; ++d) flat += index[d] * out_strides[d];
+    for (std::size_t i = 0; i < nin; ++i) {
+      const LoopInput& in = inputs[i];
+      const char* p = in.data;
+      for (std::size_t d = 0; d + 1 < rank; ++d) p += index[d] * in.strides[d];
+      const std::int64_t inner = rank ? in.strides[rank - 1] : 0;
+      p += lo * inner;
+      if (packed[i]) {
+        const int size = itemsize(in.dtype);
+        char* dst = s.packed[i].data();
+        for (std::int64_t k = 0; k < hi - lo; ++k) std::memcpy(dst + k * size, p + k * inner, size);
+        p = dst;
+      }
+      slots[i] = const_cast<char*>(p);
+    }
+    for (std::size_t o = 0; o < outputs.size(); ++o) {
+      slots[nin + o] = outputs[o].data + flat * itemsize(outputs[o].dtype);
+    }
+    const int lanes = kernel.lanes;
+    const std::int64_t n = hi - lo;
+    const std::int64_t full = n / lanes;
+    if (full) kernel.entry(slots.data(), full, acc.data(), &all_lanes);
+    const std::int64_t rem = n - full * lanes;
+    if (!rem) return;
+    // The last partial vector, on scratch: spare lanes repeat the last element.
+    std::vector<void*> tail(slots.size());
+    for (std::size_t i = 0; i < nin; ++i) {
+      if (broadcast[i]) {
+        tail[i] = slots[i];
+        continue;
+      }
+      const int size = itemsize(inputs[i].dtype);
+      const char* src = static_cast<const char*>(slots[i]) + full * lanes * size;
+      char* dst = s.tail_in[i].data();
+      for (int k = 0; k < lanes; ++k) std::memcpy(dst + k * size, src + std::min<std::int64_t>(k, rem - 1) * size, size);
+      tail[i] = dst;
+    }
+    for (std::size_t o = 0; o < nout + ordered; ++o) tail[nin + o] = s.tail_out[o].data();
+    Vector mask{};
+    for (std::int64_t k = 0; k < rem; ++k) std::memset(mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
+    kernel.entry(tail.data(), 1, acc.data(), &mask);
+    for (std::size_t o = 0; o < nout + ordered; ++o) {
+      const int size = o < nout ? itemsize(outputs[o].dtype) : sum_bytes;
+      std::memcpy(static_cast<char*>(slots[nin + o]) + full * lanes * size, s.tail_out[o].data(), rem * size);
+    }
+  }
+
+  Scratch make_scratch() const {
+    Scratch s;
+    s.packed.resize(inputs.size());
+    s.tail_in.resize(inputs.size());
+    s.tail_out.resize(outputs.size() + ordered);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (packed[i]) s.packed[i].resize(kSpan * itemsize(inputs[i].dtype));
+      s.tail_in[i].resize(32 * itemsize(inputs[i].dtype));
+    }
+    for (std::size_t o = 0; o < s.tail_out.size(); ++o) s.tail_out[o].resize(32 * 8);
+    return s;
+  }
+};
+
+// Multi-index of flat row `row` over dims [0, count).
+void unflatten(std::int64_t row, const Shape& shape, std::size_t count, std::int64_t* index) {
+  for (std::size_t d = count; d-- > 0;) {
+    index[d] = row % shape[d];
+    row /= shape[d];
+  }
+}
+
+// NumPy's pairwise summation (loops_utils.h.src): up to 8 elements added
+// in turn, up to 128 in eight running sums, more split in two at a multiple
+// of eight.
+constexpr std::int64_t kPairwiseBlock = 128;
+
+std::int64_t pairwise_split(std::int64_t n) {
+  std::int64_t n2 = n / 2;
+  return n2 - n2 % 8;
+}
+
+template <typename T>
+T pairwise_leaf(const T* a, std::int64_t n) {
+  if (n < 8) {
+    T res = 0;
+    for (std::int64_t i = 0; i < n; ++i) res += a[i];
+    return res;
+  }
+  T r[8];
+  for (int j = 0; j < 8; ++j) r[j] = a[j];
+  std::int64_t i = 8;
+  for (; i < n - (n % 8); i += 8) {
+    for (int j = 0; j < 8; ++j) r[j] += a[i + j];
+  }
+  T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+  for (; i < n; ++i) res += a[i];
+  return res;
+}
+
+// Walks the reduced elements of one outer index in order, producing them
+// window by window through the kernel; float sums add in NumPy's order, the
+// other reductions accumulate in the kernel's vectors.
+template <typename T>
+struct Walker {
+  static constexpr std::int64_t kWindow = 4096;
+  const Loop& loop;
+  std::int64_t outer = 0;        // the outer index
+  std::int64_t inner_rows = 1;   // rows of the innermost dimension per outer index
+  Scratch scratch;
+  Accumulators acc;
+  std::vector<std::vector<T>> windows;  // per ordered reduction
+  std::int64_t window_start = 0, window_end = 0, limit = 0;
+  std::vector<std::int64_t> index;
+
+  Walker(const Loop& l, std::size_t reductions)
+      : loop(l), scratch(l.make_scratch()), acc(reductions),
+        windows(l.ordered, std::vector<T>(kWindow + kPairwiseBlock)), index(l.shape.size()) {}
+
+  // Produces reduced elements [from, to) into the windows at their offsets.
+  void produce(std::int64_t from, std::int64_t to) {
+    const std::int64_t n = loop.shape.back();
+    const int r = static_cast<int>(loop.shape.size());
+    std::vector<char*> outs(loop.ordered);
+    while (from < to) {
+      const std::int64_t row = from / n;
+      const std::int64_t pos = from % n;
+      const std::int64_t take = std::min(to - from, n - pos);
+      unflatten(outer * inner_rows + row, loop.shape, r - 1, index.data());
+      for (int k = 0; k < loop.ordered; ++k) {
+        outs[k] = reinterpret_cast<char*>(windows[k].data() + (from - window_start));
+      }
+      loop.span(index.data(), pos, pos + take, acc, scratch, outs.data());
+      from += take;
+    }
+  }
+
+  // Makes elements [lo, lo + n) available in the windows.
+  void ensure(std::int64_t lo, std::int64_t n) {
+    if (lo >= window_start && lo + n <= window_end) return;
+    const std::int64_t keep = std::max<std::int64_t>(0, window_end - lo);  // produced already
+    for (auto& w : windows) std::memmove(w.data(), w.data() + (lo - window_start), keep * sizeof(T));
+    window_start = lo;
+    const std::int64_t end = std::min(limit, lo + std::max<std::int64_t>(n, kWindow));
+    const std::int64_t from = lo + keep;
+    window_end = end;
+    produce(from, end);
+  }
+
+  // Sums of [lo, lo + n), one per ordered reduction, into `out`.
+  void sum(std::int64_t lo, std::int64_t n, T* out) {
+    if (n <= kPairwiseBlock) {
+      ensure(lo, n);
+      for (int k = 0; k < loop.ordered; ++k) out[k] = pairwise_leaf(windows[k].data() + (lo - window_start), n);
+      return;
+    }
+    const std::int64_t n2 = pairwise_split(n);
+    T left[8], right[8];
+    sum(lo, n2, left);
+    sum(lo + n2, n - n2, right);
+    for (int k = 0; k < loop.ordered; ++k) out[k] = left[k] + right[k];
+  }
+
+  // Everything of [lo, lo + n): the sums, and the other reductions from fresh accumulators.
+  void run(std::int64_t lo, std::int64_t n, T* sums, const std::vector<LoopReduction>& reductions) {
+    for (std::size_t k = 0; k < reductions.size(); ++k) init_accumulator(acc[k], reductions[k], loop.kernel.lane_bytes);
+    window_start = window_end = lo;
+    limit = lo + n;
+    if (loop.ordered) {
+      sum(lo, n, sums);
+    } else {
+      for (std::int64_t at = lo; at < lo + n; at += kWindow) produce(at, std::min(lo + n, at + kWindow));
+    }
+  }
+};
+
+// Subtrees of the summation tree down to `depth` levels, in order.
+void subtrees(std::int64_t lo, std::int64_t n, int depth, std::vector<std::pair<std::int64_t, std::int64_t>>& out) {
+  if (depth == 0 || n <= kPairwiseBlock) {
+    out.emplace_back(lo, n);
+    return;
+  }
+  const std::int64_t n2 = pairwise_split(n);
+  subtrees(lo, n2, depth - 1, out);
+  subtrees(lo + n2, n - n2, depth - 1, out);
+}
+
+// Adds subtree sums up the same tree.
+template <typename T>
+T combine_subtrees(std::int64_t n, int depth, const std::vector<T>& sums, std::size_t& next) {
+  if (depth == 0 || n <= kPairwiseBlock) return sums[next++];
+  const std::int64_t n2 = pairwise_split(n);
+  const T left = combine_subtrees(n2, depth - 1, sums, next);
+  const T right = combine_subtrees(n - n2, depth - 1, sums, next);
+  return left + right;
+}
+
+template <typename T>
+void store_sum(T value, const LoopReduction& r, std::int64_t count, char* at) {
+  if (r.op == Op::mean) value = value / static_cast<T>(count);
+  std::memcpy(at, &value, sizeof(T));
+}
+
+template <typename T>
+int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std::vector<LoopReduction>& reductions,
+                   int threads) {
+  const int r = static_cast<int>(shape.size());
+  const std::int64_t outer = element_count(Shape(shape.begin(), shape.end() - reduced));
+  const std::int64_t count = element_count(Shape(shape.end() - reduced, shape.end()));
+  const std::int64_t inner_rows = count / shape[r - 1];
+  std::vector<int> ordered_index(reductions.size(), -1);
+  int ordered = 0;
+  for (std::size_t k = 0; k < reductions.size(); ++k) {
+    if (reductions[k].op == Op::sum || reductions[k].op == Op::mean) {
+      if (is_float(reductions[k].compute)) ordered_index[k] = ordered++;
+    }
+  }
+  std::atomic<int> flags{0};
+  auto finish = [&](const Accumulators& acc, const T* sums, std::int64_t o) {
+    for (std::size_t k = 0; k < reductions.size(); ++k) {
+      char* at = reductions[k].data + o * itemsize(reductions[k].result);
+      if (ordered_index[k] >= 0) {
+        store_sum(sums[ordered_index[k]], reductions[k], count, at);
+      } else {
+        store_result(lanes_of(acc[k], reductions[k], loop.kernel.lane_bytes), reductions[k], count, at);
+      }
+    }
+  };
+  if (outer > 1 || threads == 1) {
+#pragma omp parallel num_threads(outer >= threads ? threads : 1)
+    {
+      std::feclearexcept(kFpFlags);
+      Walker<T> walker(loop, reductions.size());
+      walker.inner_rows = inner_rows;
+      T sums[8];
+#pragma omp for schedule(static)
+      for (std::int64_t o = 0; o < outer; ++o) {
+        walker.outer = o;
+        walker.run(0, count, sums, reductions);
+        finish(walker.acc, sums, o);
+      }
+      flags.fetch_or(std::fetestexcept(kFpFlags));
+    }
+    return flags.load();
+  }
+  // One outer index: the top of the summation tree is cut into subtrees run
+  // on the threads, and their results combine up the same tree.
+  int depth = 0;
+  while ((std::int64_t{1} << depth) < 4 * threads) ++depth;
+  std::vector<std::pair<std::int64_t, std::int64_t>> parts;
+  subtrees(0, count, depth, parts);
+  const std::size_t nparts = parts.size();
+  std::vector<T> part_sums(nparts * 8);
+  std::vector<Accumulators> part_acc(nparts, Accumulators(reductions.size()));
+#pragma omp parallel num_threads(threads)
+  {
+    std::feclearexcept(kFpFlags);
+    Walker<T> walker(loop, reductions.size());
+    walker.inner_rows = inner_rows;
+#pragma omp for schedule(static)
+    for (std::size_t p = 0; p < nparts; ++p) {
+      walker.run(parts[p].first, parts[p].second, &part_sums[p * 8], reductions);
+      part_acc[p] = walker.acc;
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  }
+  T sums[8];
+  for (int k = 0; k < ordered; ++k) {
+    std::vector<T> per_part(nparts);
+    for (std::size_t p = 0; p < nparts; ++p) per_part[p] = part_sums[p * 8 + k];
+    std::size_t next = 0;
+    sums[k] = combine_subtrees(count, depth, per_part, next);
+  }
+  for (std::size_t k = 0; k < reductions.size(); ++k) {
+    if (ordered_index[k] >= 0) continue;
+    Vector identity;
+    init_accumulator(identity, reductions[k], loop.kernel.lane_bytes);
+    Partial total = lanes_of(identity, reductions[k], loop.kernel.lane_bytes);
+    for (std::size_t p = 0; p < nparts; ++p) {
+      total = combine(total, lanes_of(part_acc[p][k], reductions[k], loop.kernel.lane_bytes), reductions[k],
+                      loop.kernel.lane_bytes == 8);
+    }
+    store_result(total, reductions[k], count, reductions[k].data);
+  }
+  for (std::size_t k = 0; k < reductions.size(); ++k) {
+    if (ordered_index[k] >= 0) store_sum(sums[ordered_index[k]], reductions[k], count, reductions[k].data);
+  }
+  return flags.load();
+}
+
+}  // namespace
+
+std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs) {
+  std::vector<bool> b;
+  for (const LoopInput& in : inputs) b.push_back(in.strides.empty() || in.strides.back() == 0);
+  return b;
+}
+
+int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
+               const std::vector<LoopInput>& loop_inputs, const std::vector<LoopOutput>& outputs,
+               const std::vector<LoopReduction>& reductions) {
+  // A 0-d loop is a 1-d loop of one element.
+  Shape shape = loop_shape.empty() ? Shape{1} : loop_shape;
+  std::vector<LoopInput> inputs = loop_inputs;
+  for (LoopInput& in : inputs) {
+    if (in.strides.empty()) in.strides.assign(1, 0);
+  }
+  const int r = static_cast<int>(shape.size());
+  const int reduced = loop_shape.empty() && !reductions.empty() ? 1 : reduced_dims;
+  const std::int64_t total = element_count(shape);
+  Loop loop{kernel, shape, inputs, outputs, 0, kernel.lane_bytes, broadcast_inner(inputs), {}, {}, {}};
+  for (const LoopReduction& red : reductions) {
+    loop.ordered += (red.op == Op::sum || red.op == Op::mean) && is_float(red.compute);
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::int64_t inner = inputs[i].strides.back();
+    loop.packed.push_back(inner != 0 && inner != itemsize(inputs[i].dtype));
+  }
+  std::memset(loop.all_lanes.bytes, 0xff, 32);
+  loop.out_strides.assign(r, 1);
+  for (int d = r - 2; d >= 0; --d) loop.out_strides[d] = loop.out_strides[d + 1] * shape[d + 1];
+  const int threads = total < kMinParallelWork ? 1 : host_threads();
+  if (total == 0) {
+    // Empty loop: reductions still produce their identities.
+    const std::int64_t outer = r - reduced > 0 ? element_count(Shape(shape.begin(), shape.end() - reduced)) : 1;
+    for (const LoopReduction& red : reductions) {
+      Vector v;
+      init_accumulator(v, red, kernel.lane_bytes);
+      const Partial p = lanes_of(v, red, kernel.lane_bytes);
+      for (std::int64_t o = 0; o < outer; ++o) store_result(p, red, 0, red.data + o * itemsize(red.result));
+    }
+    return 0;
+  }
+  if (!reductions.empty()) {
+    return kernel.lane_bytes == 8 ? run_reductions<double>(loop, shape, reduced, reductions, threads)
+                                  : run_reductions<float>(loop, shape, reduced, reductions, threads);
+  }
+  // Element-wise only: rows of the innermost dimension, cut into spans.
+  const std::int64_t n = shape[r - 1];
+  const std::int64_t rows = total / n;
+  const std::int64_t spans_per_row = (n + kSpan - 1) / kSpan;
+  const std::int64_t items = rows * spans_per_row;
+  std::atomic<int> flags{0};
+#pragma omp parallel num_threads(threads)
+  {
+    std::feclearexcept(kFpFlags);
+    Accumulators acc;
+    Scratch scratch = loop.make_scratch();
+    std::vector<std::int64_t> index(r);
+#pragma omp for schedule(static)
+    for (std::int64_t item = 0; item < items; ++item) {
+      const std::int64_t row = item / spans_per_row;
+      const std::int64_t lo = (item % spans_per_row) * kSpan;
+      unflatten(row, shape, r - 1, index.data());
+      loop.span(index.data(), lo, std::min(n, lo + kSpan), acc, scratch);
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  }
+  return flags.load();
+}
+
+}  // namespace npy::jit

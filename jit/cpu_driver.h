@@ -1,0 +1,44 @@
+// Runs a compiled kernel over its group's whole loop nest: the outer
+// dimensions on OpenMP threads, the inner one in vectors. Inputs that step
+// through memory unevenly are packed into contiguous scratch first; the last
+// partial vector runs on scratch whose spare lanes repeat a real element
+// (so they raise no floating-point flag of their own) and which reductions
+// leave out. Partial reductions combine in a fixed order, so a result depends
+// only on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "jit/backend.h"
+
+namespace npy::jit {
+
+struct LoopInput {
+  const char* data = nullptr;
+  std::vector<std::int64_t> strides;  // bytes, one per loop dimension (0: broadcast)
+  DType dtype = DType::kFloat64;
+};
+
+struct LoopOutput {
+  char* data = nullptr;  // C-contiguous over the loop shape
+  DType dtype = DType::kFloat64;
+};
+
+struct LoopReduction {
+  Op op = Op::sum;
+  DType compute = DType::kFloat64;  // the accumulation's lane type
+  DType result = DType::kFloat64;
+  char* data = nullptr;  // C-contiguous over the loop's outer (not reduced) dimensions
+};
+
+// Whether input `i` does not move along the innermost loop dimension.
+std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs);
+
+// Runs the kernel; returns the floating-point exception flags (FE_*) the
+// work raised on any thread.
+int run_kernel(const Kernel& kernel, const Shape& shape, int reduced_dims,
+               const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
+               const std::vector<LoopReduction>& reductions);
+
+}  // namespace npy::jit

@@ -1,0 +1,134 @@
+#include "jit/fusion.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace npy::jit {
+namespace {
+
+bool is_reduction(const Node& node) { return op_info(node.op).kind == OpKind::kReduce; }
+
+bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+}  // namespace
+
+bool sums_in_numpy_order(const Node& node) {
+  return (node.op == Op::sum || node.op == Op::mean) && is_float(node.compute);
+}
+
+int suffix_reduction_dims(const Region& region, int node) {
+  const Node& n = region.nodes[node];
+  const int rank = static_cast<int>(region.nodes[n.inputs[0]].shape.size());
+  int count = 0;
+  for (int d = rank - 1; d >= 0 && (n.axes & (1u << d)); --d) ++count;
+  const std::uint32_t suffix = count == 0 ? 0 : (((1u << count) - 1) << (rank - count));
+  return n.axes == suffix ? count : -1;
+}
+
+std::vector<Step> plan_region(const Region& region, const std::vector<bool>& needed,
+                              const std::vector<bool>& leaves, const FuseClass& fuse_class) {
+  std::vector<Step> steps;
+  Step open;
+  bool have_open = false;
+  auto close = [&] {
+    if (have_open) steps.push_back(std::move(open));
+    open = Step{};
+    have_open = false;
+  };
+  for (std::size_t i = 0; i < region.nodes.size(); ++i) {
+    const Node& node = region.nodes[i];
+    if (!needed[i] || node.op == Op::input) continue;
+    const int index = static_cast<int>(i);
+    const int cls = fuse_class(region, index);
+    if (cls >= 0) {
+      const bool reduction = is_reduction(node);
+      const Shape& loop = reduction ? region.nodes[node.inputs[0]].shape : node.shape;
+      const int reduced = reduction ? suffix_reduction_dims(region, index) : 0;
+      bool joins = have_open && open.group.shape == loop && open.group.fuse_class == cls &&
+                   (!reduction || open.group.reductions.empty() || open.group.reduced_dims == reduced);
+      for (int a = 0; joins && a < op_info(node.op).arity; ++a) {
+        joins = !contains(open.group.reductions, node.inputs[a]);
+      }
+      if (!joins) {
+        close();
+        have_open = true;
+        open.group.shape = loop;
+        open.group.fuse_class = cls;
+      }
+      open.group.members.push_back(index);
+      if (reduction) {
+        open.group.reductions.push_back(index);
+        open.group.reduced_dims = reduced;
+      }
+      continue;
+    }
+    bool reads_open = false;
+    for (int a = 0; a < op_info(node.op).arity; ++a) {
+      reads_open = reads_open || (have_open && contains(open.group.members, node.inputs[a]));
+    }
+    if (reads_open) close();
+    Step eager;
+    eager.eager = true;
+    eager.node = index;
+    steps.push_back(std::move(eager));
+  }
+  close();
+  // Inputs and outputs of each group.
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    if (steps[s].eager) continue;
+    Group& g = steps[s].group;
+    for (int m : g.members) {
+      for (int a = 0; a < op_info(region.nodes[m].op).arity; ++a) {
+        const int in = region.nodes[m].inputs[a];
+        if (!contains(g.members, in) && !contains(g.inputs, in)) g.inputs.push_back(in);
+      }
+      if (is_reduction(region.nodes[m])) continue;
+      bool used_outside = leaves[m];
+      for (std::size_t t = s + 1; t < steps.size() && !used_outside; ++t) {
+        if (steps[t].eager) {
+          const Node& e = region.nodes[steps[t].node];
+          for (int a = 0; a < op_info(e.op).arity; ++a) used_outside = used_outside || e.inputs[a] == m;
+        } else {
+          used_outside = contains(steps[t].group.inputs, m);
+          for (int other : steps[t].group.members) {
+            for (int a = 0; a < op_info(region.nodes[other].op).arity; ++a) {
+              used_outside = used_outside || region.nodes[other].inputs[a] == m;
+            }
+          }
+        }
+      }
+      if (used_outside) g.outputs.push_back(m);
+    }
+  }
+  return steps;
+}
+
+std::string group_key(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner) {
+  std::ostringstream key;
+  key << "r" << group.reduced_dims << ";";
+  auto name = [&](int node) {
+    for (std::size_t i = 0; i < group.inputs.size(); ++i) {
+      if (group.inputs[i] == node) return "i" + std::to_string(i);
+    }
+    for (std::size_t i = 0; i < group.members.size(); ++i) {
+      if (group.members[i] == node) return "m" + std::to_string(i);
+    }
+    return std::string("?");
+  };
+  for (std::size_t i = 0; i < group.inputs.size(); ++i) {
+    const Node& in = region.nodes[group.inputs[i]];
+    key << "in" << i << ":" << dtype_name(in.dtype) << (broadcast_inner[i] ? "b" : "v");
+    key << ";";
+  }
+  for (int m : group.members) {
+    const Node& n = region.nodes[m];
+    key << op_info(n.op).name << ":" << dtype_name(n.compute) << ">" << dtype_name(n.dtype) << "(";
+    for (int a = 0; a < op_info(n.op).arity; ++a) key << name(n.inputs[a]) << ",";
+    key << ")";
+    if (contains(group.outputs, m)) key << "!";
+    key << ";";
+  }
+  return key.str();
+}
+
+}  // namespace npy::jit

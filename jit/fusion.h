@@ -1,0 +1,58 @@
+// Fusion: splits the needed nodes of a region into steps run in order, each
+// either a fused loop (a Group, which a backend compiles into one kernel) or
+// a single node the backend cannot express, run eagerly. Which nodes a
+// backend takes is its own answer; how they group is decided here, the same
+// for every backend.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "jit/region.h"
+
+namespace npy::jit {
+
+// One loop nest over `shape`: element-wise members computed per element,
+// reductions over the last `reduced_dims` dimensions of `shape`.
+struct Group {
+  Shape shape;
+  int reduced_dims = 0;
+  int fuse_class = -1;
+  std::vector<int> members;  // region nodes, in order
+  std::vector<int> inputs;   // region nodes read from memory (inputs or earlier steps)
+  std::vector<int> outputs;  // element-wise members whose values leave the group
+  std::vector<int> reductions;  // reduction members (their values always leave)
+};
+
+struct Step {
+  bool eager = false;
+  int node = -1;  // eager: the node
+  Group group;    // otherwise
+};
+
+// What a backend can fuse: the class of loop `node` can be a member of
+// (groups hold nodes of one class, e.g. one vector lane width), or -1 when
+// the backend cannot express it.
+using FuseClass = std::function<int(const Region&, int node)>;
+
+// `needed[i]`: node i must be computed; `leaves[i]`: its value is wanted
+// after the region (a live lazy value names it).
+std::vector<Step> plan_region(const Region& region, const std::vector<bool>& needed,
+                              const std::vector<bool>& leaves, const FuseClass& fuse_class);
+
+// Float sums and means are added in NumPy's own order (pairwise, in blocks
+// of eight running sums), so that they equal NumPy's to the bit: a kernel
+// writes their operands out, in loop order, and the driver adds them.
+bool sums_in_numpy_order(const Node& node);
+
+// The reduced-suffix length of a reduction node whose axes are the last
+// dimensions of its input, else -1.
+int suffix_reduction_dims(const Region& region, int node);
+
+// A text that identifies what a group computes (ops, dtypes, the layout of
+// its inputs), so that equal keys compile to the same kernel whatever the
+// sizes. `broadcast_inner[i]`: input i does not move along the inner dim.
+std::string group_key(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner);
+
+}  // namespace npy::jit

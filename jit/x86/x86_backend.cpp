@@ -1,0 +1,799 @@
+// The x86-64 backend: each fused group becomes one AVX2 loop, generated
+// with asmjit. Values live in 256-bit registers as lanes of one width per
+// kernel (32 or 64 bits): floats as floats, integers as integers, booleans
+// as all-ones/all-zeros lane masks. Narrower integers and booleans are
+// widened as they are loaded. No multiply and add are contracted into an
+// FMA: NumPy computes them apart, and results must match bit for bit.
+#include <asmjit/x86.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include "jit/backend.h"
+#include "jit/host.h"
+#include "jit/trace_log.h"
+
+namespace npy::jit {
+namespace {
+
+using namespace asmjit;
+
+int lane_bits(DType t) {
+  switch (t) {
+    case DType::kFloat64:
+    case DType::kInt64:
+    case DType::kUInt64: return 64;
+    case DType::kFloat32:
+    case DType::kInt32:
+    case DType::kUInt32: return 32;
+    default: return 0;
+  }
+}
+
+bool is_int(DType t) { return is_signed_int(t) || is_unsigned(t); }
+
+// Whether a value of dtype `from` can enter a computation in `to` in a
+// kernel of `bits`-wide lanes (`memory`: it is loaded, so it may be widened).
+bool converts(DType from, DType to, bool memory, bool scalar) {
+  if (from == to) return true;
+  if (from == DType::kBool || to == DType::kBool) return true;
+  if (scalar) return is_float(to) || is_int(to);
+  if (is_int(from) && is_int(to)) return memory && lane_bits(to) != 0 && itemsize(from) <= itemsize(to);
+  if (is_int(from) && is_float(to)) return lane_bits(from) == 32 && to == DType::kFloat32;
+  return false;
+}
+
+bool float_op(Op op) {
+  switch (op) {
+    case Op::add: case Op::subtract: case Op::multiply: case Op::divide: case Op::minimum:
+    case Op::maximum: case Op::negative: case Op::positive: case Op::absolute: case Op::square:
+    case Op::reciprocal: case Op::sqrt: case Op::floor: case Op::ceil: case Op::trunc: case Op::rint:
+    case Op::equal: case Op::not_equal: case Op::less: case Op::less_equal: case Op::greater:
+    case Op::greater_equal: case Op::isnan: case Op::isinf: case Op::isfinite: case Op::where:
+      return true;
+    default: return false;
+  }
+}
+
+bool int_op(Op op, DType compute) {
+  switch (op) {
+    case Op::add: case Op::subtract: case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor:
+    case Op::negative: case Op::positive: case Op::where: case Op::equal: case Op::not_equal:
+      return true;
+    case Op::multiply: return lane_bits(compute) == 32;
+    case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal:
+      return is_signed_int(compute);
+    default: return false;
+  }
+}
+
+bool bool_op(Op op) {
+  switch (op) {
+    case Op::logical_and: case Op::logical_or: case Op::logical_xor: case Op::logical_not:
+    case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: case Op::invert:
+    case Op::equal: case Op::not_equal: case Op::where:
+      return true;
+    default: return false;
+  }
+}
+
+enum class Repr { kFloat, kInt, kMask };
+
+struct Value {
+  x86::Ymm reg;
+  Repr repr;
+  DType dtype;  // the numeric type of kFloat / kInt lanes
+};
+
+class KernelBuilder {
+ public:
+  KernelBuilder(x86::Compiler& cc, const Region& region, const Group& group,
+                const std::vector<bool>& broadcast_inner, int bits)
+      : cc_(cc), region_(region), group_(group), broadcast_(broadcast_inner), bits_(bits),
+        lanes_(256 / bits) {}
+
+  bool build() {
+    FuncNode* fn = cc_.addFunc(FuncSignatureT<void, void* const*, std::int64_t, void*, const void*>());
+    fn->frame().setAvxEnabled();  // spills and moves of ymm registers in VEX form, all 256 bits
+    x86::Gp slots = cc_.newIntPtr("slots");
+    vectors_ = cc_.newInt64("vectors");
+    x86::Gp acc = cc_.newIntPtr("acc");
+    x86::Gp mask = cc_.newIntPtr("mask");
+    fn->setArg(0, slots);
+    fn->setArg(1, vectors_);
+    fn->setArg(2, acc);
+    fn->setArg(3, mask);
+    for (int r : group_.reductions) {
+      if (sums_in_numpy_order(region_.nodes[r])) ordered_.push_back(r);
+    }
+    const std::size_t nslots = group_.inputs.size() + group_.outputs.size() + ordered_.size();
+    for (std::size_t i = 0; i < nslots; ++i) {
+      x86::Gp p = cc_.newIntPtr();
+      cc_.mov(p, x86::ptr(slots, static_cast<int32_t>(8 * i)));
+      pointers_.push_back(p);
+    }
+    zero_ = cc_.newYmm("zero");
+    cc_.vpxor(zero_, zero_, zero_);
+    ones_ = cc_.newYmm("ones");
+    cc_.vpcmpeqq(ones_, ones_, ones_);
+    // Inputs that do not move are loaded once, before the loop.
+    for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
+      if (broadcast_[i]) {
+        Value v;
+        if (!load_broadcast(static_cast<int>(i), v)) return false;
+        fixed_[group_.inputs[i]] = v;
+      }
+    }
+    for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
+      x86::Ymm a = cc_.newYmm();
+      cc_.vmovdqu(a, x86::ymmword_ptr(acc, static_cast<int32_t>(32 * r)));
+      accumulators_.push_back(a);
+    }
+    lane_mask_ = cc_.newYmm("lane_mask");
+    cc_.vmovdqu(lane_mask_, x86::ymmword_ptr(mask));
+
+    Label loop = cc_.newLabel();
+    Label done = cc_.newLabel();
+    before_loop_ = cc_.cursor();
+    cc_.test(vectors_, vectors_);
+    cc_.jz(done);
+    cc_.bind(loop);
+    values_ = fixed_;
+    for (int m : group_.members) {
+      if (!emit_member(m)) return false;
+    }
+    for (std::size_t o = 0; o < group_.outputs.size(); ++o) {
+      if (!store_output(o)) return false;
+    }
+    for (std::size_t i = 0; i < nslots; ++i) {
+      const std::size_t nin = group_.inputs.size();
+      const std::size_t nout = group_.outputs.size();
+      if (i < nin && broadcast_[i]) continue;
+      DType t;
+      if (i < nin) {
+        t = region_.nodes[group_.inputs[i]].dtype;
+      } else if (i < nin + nout) {
+        t = region_.nodes[group_.outputs[i - nin]].dtype;
+      } else {
+        t = region_.nodes[ordered_[i - nin - nout]].compute;
+      }
+      cc_.add(pointers_[i], lanes_ * itemsize(t));
+    }
+    cc_.dec(vectors_);
+    cc_.jnz(loop);
+    cc_.bind(done);
+    for (std::size_t r = 0; r < accumulators_.size(); ++r) {
+      cc_.vmovdqu(x86::ymmword_ptr(acc, static_cast<int32_t>(32 * r)), accumulators_[r]);
+    }
+    cc_.endFunc();
+    return true;
+  }
+
+ private:
+  bool wide() const { return bits_ == 64; }
+
+  // Emits `emit` before the loop (loop-invariant values: constants and
+  // conversions of inputs that do not move), then comes back.
+  template <typename Emit>
+  void before_loop(Emit emit) {
+    BaseNode* here = cc_.cursor();
+    cc_.setCursor(before_loop_);
+    emit();
+    before_loop_ = cc_.cursor();
+    cc_.setCursor(here);
+  }
+
+  int slot_of_input(int node) const {
+    for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
+      if (group_.inputs[i] == node) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  x86::Ymm broadcast_constant(double value, DType as) {
+    const auto key = std::make_pair(value, static_cast<int>(as));
+    const auto found = float_constants_.find(key);
+    if (found != float_constants_.end()) return found->second;
+    x86::Ymm v = cc_.newYmm();
+    before_loop([&] {
+      if (as == DType::kFloat32) {
+        x86::Mem c = cc_.newFloatConst(ConstPoolScope::kLocal, static_cast<float>(value));
+        cc_.vbroadcastss(v, c);
+      } else {
+        x86::Mem c = cc_.newDoubleConst(ConstPoolScope::kLocal, value);
+        cc_.vbroadcastsd(v, c);
+      }
+    });
+    float_constants_[key] = v;
+    return v;
+  }
+
+  x86::Ymm broadcast_int(std::int64_t value) {
+    const auto found = int_constants_.find(value);
+    if (found != int_constants_.end()) return found->second;
+    x86::Ymm v = cc_.newYmm();
+    before_loop([&] {
+      if (wide()) {
+        x86::Mem c = cc_.newInt64Const(ConstPoolScope::kLocal, value);
+        cc_.vpbroadcastq(v, c);
+      } else {
+        x86::Mem c = cc_.newInt32Const(ConstPoolScope::kLocal, static_cast<std::int32_t>(value));
+        cc_.vpbroadcastd(v, c);
+      }
+    });
+    int_constants_[value] = v;
+    return v;
+  }
+
+  // A lane mask from a vector of 0/1 (or any) integers: lanes != 0.
+  x86::Ymm mask_from_int(const x86::Ymm& v) {
+    x86::Ymm m = cc_.newYmm();
+    if (wide()) {
+      cc_.vpcmpeqq(m, v, zero_);
+    } else {
+      cc_.vpcmpeqd(m, v, zero_);
+    }
+    cc_.vpxor(m, m, ones_);
+    return m;
+  }
+
+  bool load_broadcast(int slot, Value& out) {
+    const Node& node = region_.nodes[group_.inputs[slot]];
+    x86::Gp p = pointers_[slot];
+    x86::Ymm v = cc_.newYmm();
+    if (node.is_scalar_constant) {
+      // Python numbers arrive as a double (float) or an int64 (int, bool);
+      // they are converted where used.
+      if (node.dtype == DType::kFloat64) {
+        cc_.vbroadcastsd(v, x86::qword_ptr(p));
+        out = {v, Repr::kFloat, DType::kFloat64};
+      } else {
+        // Little-endian: an int32 lane reads the low half (the value fits).
+        wide() ? cc_.vpbroadcastq(v, x86::qword_ptr(p)) : cc_.vpbroadcastd(v, x86::dword_ptr(p));
+        out = {v, Repr::kInt, DType::kInt64};
+        scalar_ints_.push_back(group_.inputs[slot]);
+      }
+      return true;
+    }
+    x86::Gp g = cc_.newInt64();
+    switch (node.dtype) {
+      case DType::kFloat64: cc_.vbroadcastsd(v, x86::qword_ptr(p)); out = {v, Repr::kFloat, node.dtype}; return true;
+      case DType::kFloat32: cc_.vbroadcastss(v, x86::dword_ptr(p)); out = {v, Repr::kFloat, node.dtype}; return true;
+      case DType::kBool:
+        cc_.movzx(g.r32(), x86::byte_ptr(p));
+        cc_.neg(g);
+        break;
+      case DType::kInt8: cc_.movsx(g, x86::byte_ptr(p)); break;
+      case DType::kUInt8: cc_.movzx(g.r32(), x86::byte_ptr(p)); break;
+      case DType::kInt16: cc_.movsx(g, x86::word_ptr(p)); break;
+      case DType::kUInt16: cc_.movzx(g.r32(), x86::word_ptr(p)); break;
+      case DType::kInt32: cc_.movsxd(g, x86::dword_ptr(p)); break;
+      case DType::kUInt32: cc_.mov(g.r32(), x86::dword_ptr(p)); break;
+      case DType::kInt64:
+      case DType::kUInt64: cc_.mov(g, x86::qword_ptr(p)); break;
+    }
+    x86::Xmm x = v.xmm();
+    cc_.vmovq(x, g);
+    if (wide()) {
+      cc_.vpbroadcastq(v, x);
+    } else {
+      cc_.vpbroadcastd(v, x);
+    }
+    out = {v, node.dtype == DType::kBool ? Repr::kMask : Repr::kInt, node.dtype};
+    return true;
+  }
+
+  bool load_vector(int slot, Value& out) {
+    const Node& node = region_.nodes[group_.inputs[slot]];
+    const x86::Gp& p = pointers_[slot];
+    x86::Ymm v = cc_.newYmm();
+    const bool w = wide();
+    switch (node.dtype) {
+      case DType::kFloat64:
+        if (!w) return false;
+        cc_.vmovupd(v, x86::ymmword_ptr(p));
+        out = {v, Repr::kFloat, node.dtype};
+        return true;
+      case DType::kFloat32:
+        if (w) return false;
+        cc_.vmovups(v, x86::ymmword_ptr(p));
+        out = {v, Repr::kFloat, node.dtype};
+        return true;
+      case DType::kInt64:
+      case DType::kUInt64:
+        if (!w) return false;
+        cc_.vmovdqu(v, x86::ymmword_ptr(p));
+        break;
+      case DType::kInt32:
+      case DType::kUInt32:
+        if (w) {
+          node.dtype == DType::kInt32 ? cc_.vpmovsxdq(v, x86::xmmword_ptr(p)) : cc_.vpmovzxdq(v, x86::xmmword_ptr(p));
+        } else {
+          cc_.vmovdqu(v, x86::ymmword_ptr(p));
+        }
+        break;
+      case DType::kInt16:
+        w ? cc_.vpmovsxwq(v, x86::qword_ptr(p)) : cc_.vpmovsxwd(v, x86::xmmword_ptr(p));
+        break;
+      case DType::kUInt16:
+        w ? cc_.vpmovzxwq(v, x86::qword_ptr(p)) : cc_.vpmovzxwd(v, x86::xmmword_ptr(p));
+        break;
+      case DType::kInt8:
+        w ? cc_.vpmovsxbq(v, x86::dword_ptr(p)) : cc_.vpmovsxbd(v, x86::qword_ptr(p));
+        break;
+      case DType::kUInt8:
+      case DType::kBool:
+        w ? cc_.vpmovzxbq(v, x86::dword_ptr(p)) : cc_.vpmovzxbd(v, x86::qword_ptr(p));
+        break;
+    }
+    if (node.dtype == DType::kBool) {
+      out = {mask_from_int(v), Repr::kMask, node.dtype};
+    } else {
+      out = {v, Repr::kInt, node.dtype};
+    }
+    return true;
+  }
+
+  bool value_of(int node, Value& out) {
+    const auto found = values_.find(node);
+    if (found != values_.end()) {
+      out = found->second;
+      return true;
+    }
+    const int slot = slot_of_input(node);
+    if (slot < 0 || !load_vector(slot, out)) return false;
+    values_[node] = out;
+    return true;
+  }
+
+  bool is_scalar_int(int node) const {
+    for (int n : scalar_ints_) {
+      if (n == node) return true;
+    }
+    return false;
+  }
+
+  // The operand as a value of `to` (kBool: a mask).
+  bool operand(int node, DType to, Value& out) {
+    Value v;
+    if (!value_of(node, v)) return false;
+    if (to == DType::kBool) {
+      if (v.repr == Repr::kMask) {
+        out = v;
+      } else if (v.repr == Repr::kInt) {
+        out = {mask_from_int(v.reg), Repr::kMask, DType::kBool};
+      } else {
+        x86::Ymm m = cc_.newYmm();
+        wide() ? cc_.vcmppd(m, v.reg, zero_, 4) : cc_.vcmpps(m, v.reg, zero_, 4);  // NEQ_UQ
+        out = {m, Repr::kMask, DType::kBool};
+      }
+      return true;
+    }
+    if (v.repr == Repr::kMask) {
+      x86::Ymm r = cc_.newYmm();
+      if (is_float(to)) {
+        x86::Ymm one = broadcast_constant(1.0, to);
+        cc_.vandpd(r, v.reg, one);
+        out = {r, Repr::kFloat, to};
+      } else {
+        cc_.vpand(r, v.reg, broadcast_int(1));
+        out = {r, Repr::kInt, to};
+      }
+      return true;
+    }
+    if (v.dtype == to || (v.repr == Repr::kInt && is_int(to))) {
+      out = {v.reg, v.repr, to};
+      return true;
+    }
+    if (v.repr == Repr::kInt && is_float(to)) {
+      x86::Ymm r = cc_.newYmm();
+      if (is_scalar_int(node)) {  // a Python int: convert the scalar once, then broadcast
+        const x86::Gp& p = pointers_[slot_of_input(node)];
+        before_loop([&] {
+          x86::Xmm x = r.xmm();
+          cc_.vxorps(x, x, x);
+          if (to == DType::kFloat64) {
+            cc_.vcvtsi2sd(x, x, x86::qword_ptr(p));
+            cc_.vbroadcastsd(r, x);
+          } else {
+            cc_.vcvtsi2ss(x, x, x86::qword_ptr(p));
+            cc_.vbroadcastss(r, x);
+          }
+        });
+      } else if (!wide()) {
+        cc_.vcvtdq2ps(r, v.reg);
+      } else {
+        return false;
+      }
+      out = {r, Repr::kFloat, to};
+      return true;
+    }
+    if (v.repr == Repr::kFloat && v.dtype == DType::kFloat64 && to == DType::kFloat32) {
+      // Only a Python float constant (a double broadcast) meets this.
+      x86::Ymm r = cc_.newYmm();
+      const x86::Gp& p = pointers_[slot_of_input(node)];
+      before_loop([&] {
+        cc_.vxorps(r.xmm(), r.xmm(), r.xmm());
+        cc_.vcvtsd2ss(r.xmm(), r.xmm(), x86::qword_ptr(p));
+        cc_.vbroadcastss(r, r.xmm());
+      });
+      out = {r, Repr::kFloat, to};
+      return true;
+    }
+    return false;
+  }
+
+  x86::Ymm float_min_max(const x86::Ymm& a, const x86::Ymm& b, bool is_min) {
+    // NumPy: (a < b || isnan(a)) ? a : b for minimum; likewise maximum.
+    x86::Ymm r = cc_.newYmm();
+    x86::Ymm nan = cc_.newYmm();
+    if (wide()) {
+      is_min ? cc_.vminpd(r, a, b) : cc_.vmaxpd(r, a, b);
+      cc_.vcmppd(nan, a, a, 3);  // UNORD_Q
+      cc_.vblendvpd(r, r, a, nan);
+    } else {
+      is_min ? cc_.vminps(r, a, b) : cc_.vmaxps(r, a, b);
+      cc_.vcmpps(nan, a, a, 3);
+      cc_.vblendvps(r, r, a, nan);
+    }
+    return r;
+  }
+
+  bool emit_member(int index) {
+    const Node& node = region_.nodes[index];
+    const OpKind kind = op_info(node.op).kind;
+    if (kind == OpKind::kReduce) return emit_reduction(index);
+    const DType c = node.compute;
+    Value a, b, cond;
+    const int arity = op_info(node.op).arity;
+    if (node.op == Op::where) {
+      if (!operand(node.inputs[0], DType::kBool, cond) || !operand(node.inputs[1], c, a) ||
+          !operand(node.inputs[2], c, b)) {
+        return false;
+      }
+      x86::Ymm r = cc_.newYmm();
+      wide() ? cc_.vblendvpd(r, b.reg, a.reg, cond.reg) : cc_.vblendvps(r, b.reg, a.reg, cond.reg);
+      values_[index] = {r, a.repr, c};
+      return true;
+    }
+    const bool logical = node.op == Op::logical_and || node.op == Op::logical_or ||
+                         node.op == Op::logical_xor || node.op == Op::logical_not;
+    const DType operand_type = logical ? DType::kBool : (node.op == Op::astype ? c : c);
+    if (!operand(node.inputs[0], operand_type, a)) return false;
+    if (arity > 1 && !operand(node.inputs[1], operand_type, b)) return false;
+    x86::Ymm r = cc_.newYmm();
+    Repr repr = a.repr;
+    DType result_type = node.dtype;
+    if (node.op == Op::astype) {
+      Value converted;
+      if (!operand(node.inputs[0], node.dtype, converted)) return false;
+      values_[index] = converted;
+      return true;
+    }
+    if (a.repr == Repr::kMask) {
+      switch (node.op) {
+        case Op::logical_and: case Op::bitwise_and: cc_.vpand(r, a.reg, b.reg); break;
+        case Op::logical_or: case Op::bitwise_or: cc_.vpor(r, a.reg, b.reg); break;
+        case Op::logical_xor: case Op::bitwise_xor: case Op::not_equal: cc_.vpxor(r, a.reg, b.reg); break;
+        case Op::equal: cc_.vpxor(r, a.reg, b.reg); cc_.vpxor(r, r, ones_); break;
+        case Op::logical_not: case Op::invert: cc_.vpxor(r, a.reg, ones_); break;
+        default: return false;
+      }
+      values_[index] = {r, Repr::kMask, DType::kBool};
+      return true;
+    }
+    const bool w = wide();
+    if (a.repr == Repr::kFloat) {
+      auto cmp = [&](int predicate) {
+        w ? cc_.vcmppd(r, a.reg, b.reg, predicate) : cc_.vcmpps(r, a.reg, b.reg, predicate);
+        repr = Repr::kMask;
+      };
+      x86::Ymm sign = broadcast_constant(-0.0, c);
+      switch (node.op) {
+        case Op::add: w ? cc_.vaddpd(r, a.reg, b.reg) : cc_.vaddps(r, a.reg, b.reg); break;
+        case Op::subtract: w ? cc_.vsubpd(r, a.reg, b.reg) : cc_.vsubps(r, a.reg, b.reg); break;
+        case Op::multiply: w ? cc_.vmulpd(r, a.reg, b.reg) : cc_.vmulps(r, a.reg, b.reg); break;
+        case Op::divide: w ? cc_.vdivpd(r, a.reg, b.reg) : cc_.vdivps(r, a.reg, b.reg); break;
+        case Op::square: w ? cc_.vmulpd(r, a.reg, a.reg) : cc_.vmulps(r, a.reg, a.reg); break;
+        case Op::reciprocal: {
+          x86::Ymm one = broadcast_constant(1.0, c);
+          w ? cc_.vdivpd(r, one, a.reg) : cc_.vdivps(r, one, a.reg);
+          break;
+        }
+        case Op::sqrt: w ? cc_.vsqrtpd(r, a.reg) : cc_.vsqrtps(r, a.reg); break;
+        case Op::negative: cc_.vxorpd(r, a.reg, sign); break;
+        case Op::positive: cc_.vmovapd(r, a.reg); break;
+        case Op::absolute: cc_.vandnpd(r, sign, a.reg); break;
+        case Op::floor: w ? cc_.vroundpd(r, a.reg, 0x9) : cc_.vroundps(r, a.reg, 0x9); break;
+        case Op::ceil: w ? cc_.vroundpd(r, a.reg, 0xA) : cc_.vroundps(r, a.reg, 0xA); break;
+        case Op::trunc: w ? cc_.vroundpd(r, a.reg, 0xB) : cc_.vroundps(r, a.reg, 0xB); break;
+        case Op::rint: w ? cc_.vroundpd(r, a.reg, 0xC) : cc_.vroundps(r, a.reg, 0xC); break;
+        case Op::minimum: r = float_min_max(a.reg, b.reg, true); break;
+        case Op::maximum: r = float_min_max(a.reg, b.reg, false); break;
+        case Op::equal: cmp(0x00); break;          // EQ_OQ
+        case Op::not_equal: cmp(0x04); break;      // NEQ_UQ
+        case Op::less: cmp(0x11); break;           // LT_OQ
+        case Op::less_equal: cmp(0x12); break;     // LE_OQ
+        case Op::greater: cmp(0x1E); break;        // GT_OQ
+        case Op::greater_equal: cmp(0x1D); break;  // GE_OQ
+        case Op::isnan:
+          w ? cc_.vcmppd(r, a.reg, a.reg, 3) : cc_.vcmpps(r, a.reg, a.reg, 3);
+          repr = Repr::kMask;
+          break;
+        case Op::isinf:
+        case Op::isfinite: {
+          x86::Ymm magnitude = cc_.newYmm();
+          cc_.vandnpd(magnitude, sign, a.reg);
+          x86::Ymm inf = broadcast_constant(std::numeric_limits<double>::infinity(), c);
+          const int predicate = node.op == Op::isinf ? 0x00 : 0x11;  // EQ_OQ / LT_OQ
+          w ? cc_.vcmppd(r, magnitude, inf, predicate) : cc_.vcmpps(r, magnitude, inf, predicate);
+          repr = Repr::kMask;
+          break;
+        }
+        default: return false;
+      }
+      values_[index] = {r, repr, repr == Repr::kMask ? DType::kBool : result_type};
+      return true;
+    }
+    // Integer lanes.
+    auto gt = [&](const x86::Ymm& x, const x86::Ymm& y) {
+      w ? cc_.vpcmpgtq(r, x, y) : cc_.vpcmpgtd(r, x, y);
+      repr = Repr::kMask;
+    };
+    switch (node.op) {
+      case Op::add: w ? cc_.vpaddq(r, a.reg, b.reg) : cc_.vpaddd(r, a.reg, b.reg); break;
+      case Op::subtract: w ? cc_.vpsubq(r, a.reg, b.reg) : cc_.vpsubd(r, a.reg, b.reg); break;
+      case Op::multiply: if (w) return false; cc_.vpmulld(r, a.reg, b.reg); break;
+      case Op::bitwise_and: cc_.vpand(r, a.reg, b.reg); break;
+      case Op::bitwise_or: cc_.vpor(r, a.reg, b.reg); break;
+      case Op::bitwise_xor: cc_.vpxor(r, a.reg, b.reg); break;
+      case Op::negative: w ? cc_.vpsubq(r, zero_, a.reg) : cc_.vpsubd(r, zero_, a.reg); break;
+      case Op::positive: cc_.vmovdqa(r, a.reg); break;
+      case Op::equal: w ? cc_.vpcmpeqq(r, a.reg, b.reg) : cc_.vpcmpeqd(r, a.reg, b.reg); repr = Repr::kMask; break;
+      case Op::not_equal:
+        w ? cc_.vpcmpeqq(r, a.reg, b.reg) : cc_.vpcmpeqd(r, a.reg, b.reg);
+        cc_.vpxor(r, r, ones_);
+        repr = Repr::kMask;
+        break;
+      case Op::greater: gt(a.reg, b.reg); break;
+      case Op::less: gt(b.reg, a.reg); break;
+      case Op::less_equal: gt(a.reg, b.reg); cc_.vpxor(r, r, ones_); break;
+      case Op::greater_equal: gt(b.reg, a.reg); cc_.vpxor(r, r, ones_); break;
+      default: return false;
+    }
+    values_[index] = {r, repr, repr == Repr::kMask ? DType::kBool : result_type};
+    return true;
+  }
+
+  bool emit_reduction(int index) {
+    const Node& node = region_.nodes[index];
+    std::size_t r = 0;
+    while (group_.reductions[r] != index) ++r;
+    x86::Ymm& acc = accumulators_[r];
+    const bool w = wide();
+    Value v;
+    x86::Ymm t = cc_.newYmm();
+    switch (node.op) {
+      case Op::sum:
+      case Op::mean: {
+        if (sums_in_numpy_order(node)) {  // the operands go out, in order
+          if (!operand(node.inputs[0], node.compute, v)) return false;
+          std::size_t slot = group_.inputs.size() + group_.outputs.size();
+          while (ordered_[slot - group_.inputs.size() - group_.outputs.size()] != index) ++slot;
+          cc_.vmovdqu(x86::ymmword_ptr(pointers_[slot]), v.reg);
+          return true;
+        }
+        const DType as = is_float(node.compute) ? node.compute : (w ? DType::kInt64 : DType::kInt32);
+        if (!operand(node.inputs[0], as, v)) return false;
+        cc_.vpand(t, v.reg, lane_mask_);
+        if (is_float(as)) {
+          w ? cc_.vaddpd(acc, acc, t) : cc_.vaddps(acc, acc, t);
+        } else {
+          w ? cc_.vpaddq(acc, acc, t) : cc_.vpaddd(acc, acc, t);
+        }
+        return true;
+      }
+      case Op::min:
+      case Op::max: {
+        if (!operand(node.inputs[0], node.compute, v)) return false;
+        // Lanes outside the mask keep the accumulator.
+        w ? cc_.vblendvpd(t, acc, v.reg, lane_mask_) : cc_.vblendvps(t, acc, v.reg, lane_mask_);
+        // The loop carries the accumulator in its register.
+        cc_.vmovapd(acc, float_min_max(acc, t, node.op == Op::min));
+        return true;
+      }
+      case Op::any:
+        if (!operand(node.inputs[0], DType::kBool, v)) return false;
+        cc_.vpand(t, v.reg, lane_mask_);
+        cc_.vpor(acc, acc, t);
+        return true;
+      case Op::all:
+        if (!operand(node.inputs[0], DType::kBool, v)) return false;
+        cc_.vpandn(t, lane_mask_, ones_);
+        cc_.vpor(t, t, v.reg);
+        cc_.vpand(acc, acc, t);
+        return true;
+      default: return false;
+    }
+  }
+
+  bool store_output(std::size_t o) {
+    const int node = group_.outputs[o];
+    Value v;
+    if (!value_of(node, v)) return false;
+    const x86::Gp& p = pointers_[group_.inputs.size() + o];
+    const DType t = region_.nodes[node].dtype;
+    if (t == DType::kBool) {
+      if (v.repr != Repr::kMask) return false;
+      x86::Gp bits = cc_.newInt64();
+      x86::Gp spread = cc_.newInt64();
+      if (wide()) {
+        cc_.vmovmskpd(bits.r32(), v.reg);
+        cc_.mov(spread, 0x01010101);
+        cc_.pdep(bits, bits, spread);
+        cc_.mov(x86::dword_ptr(p), bits.r32());
+      } else {
+        cc_.vmovmskps(bits.r32(), v.reg);
+        cc_.mov(spread, 0x0101010101010101ULL);
+        cc_.pdep(bits, bits, spread);
+        cc_.mov(x86::qword_ptr(p), bits);
+      }
+      return true;
+    }
+    if (lane_bits(t) != bits_ || v.repr == Repr::kMask) return false;
+    cc_.vmovdqu(x86::ymmword_ptr(p), v.reg);
+    return true;
+  }
+
+  x86::Compiler& cc_;
+  const Region& region_;
+  const Group& group_;
+  const std::vector<bool>& broadcast_;
+  const int bits_;
+  const int lanes_;
+  x86::Gp vectors_;
+  std::vector<x86::Gp> pointers_;
+  std::vector<x86::Ymm> accumulators_;
+  x86::Ymm zero_, ones_, lane_mask_;
+  std::map<int, Value> fixed_;   // inputs loaded before the loop
+  std::map<int, Value> values_;  // per iteration
+  std::vector<int> scalar_ints_;
+  std::vector<int> ordered_;  // reductions that sum in NumPy's order
+  BaseNode* before_loop_ = nullptr;
+  std::map<std::pair<double, int>, x86::Ymm> float_constants_;
+  std::map<std::int64_t, x86::Ymm> int_constants_;
+};
+
+struct X86Kernel : Kernel {
+  JitRuntime* runtime = nullptr;
+  ~X86Kernel() override {
+    if (runtime && entry) runtime->release(entry);
+  }
+};
+
+class X86Backend : public Backend {
+ public:
+  const char* name() const override { return "x86-64 AVX2"; }
+
+  int fuse_class(const Region& region, int index) const override {
+    const Node& node = region.nodes[index];
+    const OpInfo& info = op_info(node.op);
+    int cls = 0;
+    auto want = [&](int bits) {
+      if (bits == 0) return true;
+      if (cls == 0) cls = bits;
+      return cls == bits;
+    };
+    auto operand_ok = [&](int input, DType to) {
+      const Node& in = region.nodes[input];
+      if (!converts(in.dtype, to, in.op == Op::input, in.is_scalar_constant)) return false;
+      if (in.is_scalar_constant) return true;
+      if (in.dtype == DType::kFloat32 || in.dtype == DType::kFloat64 || in.dtype == DType::kInt64 ||
+          in.dtype == DType::kUInt64) {
+        return want(lane_bits(in.dtype));
+      }
+      return true;
+    };
+    switch (info.kind) {
+      case OpKind::kUnary:
+      case OpKind::kBinary:
+      case OpKind::kWhere:
+      case OpKind::kCast: {
+        const DType c = node.compute;
+        const bool logical = node.op == Op::logical_and || node.op == Op::logical_or ||
+                             node.op == Op::logical_xor || node.op == Op::logical_not;
+        if (node.op == Op::astype) {
+          if (!operand_ok(node.inputs[0], node.dtype)) return -1;
+          if (node.dtype != DType::kBool && !want(lane_bits(node.dtype))) return -1;
+          if (node.dtype != DType::kBool && lane_bits(node.dtype) == 0) return -1;
+          break;
+        }
+        if (logical) {
+          if (c != DType::kBool && lane_bits(c) == 0) return -1;
+        } else if (c == DType::kBool) {
+          if (!bool_op(node.op)) return -1;
+        } else if (is_float(c)) {
+          if (!float_op(node.op)) return -1;
+        } else if (lane_bits(c) != 0) {
+          if (!int_op(node.op, c)) return -1;
+        } else {
+          return -1;
+        }
+        if (node.dtype != DType::kBool && lane_bits(node.dtype) == 0) return -1;
+        if (!want(lane_bits(c)) || !want(lane_bits(node.dtype))) return -1;
+        for (int a = 0; a < info.arity; ++a) {
+          const DType to = logical || (node.op == Op::where && a == 0) ? DType::kBool : c;
+          if (!operand_ok(node.inputs[a], to)) return -1;
+        }
+        break;
+      }
+      case OpKind::kReduce: {
+        if (suffix_reduction_dims(region, index) <= 0) return -1;
+        const Node& in = region.nodes[node.inputs[0]];
+        if (in.is_scalar_constant) return -1;
+        switch (node.op) {
+          case Op::sum:
+            if (is_float(node.compute)) {
+              if (!operand_ok(node.inputs[0], node.compute)) return -1;
+            } else {
+              if (!want(64) || !operand_ok(node.inputs[0], DType::kInt64)) return -1;
+            }
+            break;
+          case Op::mean:
+          case Op::min:
+          case Op::max:
+            if (!is_float(node.compute) || !operand_ok(node.inputs[0], node.compute)) return -1;
+            break;
+          case Op::any:
+          case Op::all:
+            if (!operand_ok(node.inputs[0], DType::kBool)) return -1;
+            break;
+          default: return -1;
+        }
+        break;
+      }
+      default: return -1;
+    }
+    return cls == 0 ? 64 : cls;
+  }
+
+  std::unique_ptr<Kernel> compile(const Region& region, const Group& group,
+                                  const std::vector<bool>& broadcast_inner) override {
+    CodeHolder code;
+    code.init(runtime_.environment());
+    StringLogger logger;
+    const bool listing = log_enabled(LogChannel::kOutputCode);
+    if (listing) code.setLogger(&logger);
+    x86::Compiler cc(&code);
+    const int bits = group.fuse_class;
+    KernelBuilder builder(cc, region, group, broadcast_inner, bits);
+    if (!builder.build()) return nullptr;
+    if (cc.finalize() != kErrorOk) return nullptr;
+    auto kernel = std::make_unique<X86Kernel>();
+    if (runtime_.add(&kernel->entry, &code) != kErrorOk) return nullptr;
+    kernel->runtime = &runtime_;
+    kernel->lanes = 256 / bits;
+    kernel->lane_bytes = bits / 8;
+    if (listing) kernel->listing = logger.data();
+    return kernel;
+  }
+
+ private:
+  JitRuntime runtime_;
+};
+
+}  // namespace
+
+Backend* cpu_backend() {
+  static Backend* backend = [] () -> Backend* {
+    const CpuFeatures::X86& x86 = CpuInfo::host().features().x86();
+    if (!x86.hasAVX2() || !x86.hasBMI2()) return nullptr;
+    return new X86Backend();  // lives as long as the kernels it made
+  }();
+  return backend;
+}
+
+}  // namespace npy::jit
