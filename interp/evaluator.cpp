@@ -909,13 +909,16 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             res = numpy_shim::trace_call(callable, args, total_args - nkw, kwnames, LOCATION());
             if (!res && PyErr_Occurred()) goto error;
           }
-          if (!res && numpy_shim::g_live_lazies) {
+          // A function npython runs may take lazy arguments and return a
+          // lazy value: fusion goes on across the call.
+          const bool evaluated_callee =
+              is_function &&
+              evaluates_calls_to(tstate, reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(callable)));
+          active.callee_takes_lazy = evaluated_callee;
+          if (!res && !evaluated_callee && numpy_shim::g_live_lazies) {
             bool lazy_args = false;
             for (int i = 0; i < total_args; ++i) lazy_args = lazy_args || numpy_shim::is_lazy(args[i]);
-            if (is_function &&
-                evaluates_calls_to(tstate, reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(callable)))) {
-              active.callee_takes_lazy = lazy_args;  // fusion goes on in the callee
-            } else if (lazy_args || !(call_leaves_lazies_alone(callable) ||
+            if (lazy_args || !(call_leaves_lazies_alone(callable) ||
                                       numpy_shim::numpy_call_writes_no_array(callable, kwnames))) {
               const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);
               if (fallback) numpy_shim::note_fallback(callable, LOCATION());

@@ -14,7 +14,8 @@
 namespace npy::jit {
 namespace {
 
-constexpr std::int64_t kSpan = 4096;           // elements per kernel call; bounds the scratch
+constexpr std::int64_t kSpan = 4096;
+constexpr std::size_t kMaxSlots = 64;           // inputs + outputs + ordered sums of a kernel           // elements per kernel call; bounds the scratch
 constexpr std::int64_t kMinParallelWork = 1 << 15;  // elements below which one thread runs
 constexpr int kFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
 
@@ -161,10 +162,43 @@ void store_result(const Partial& p, const LoopReduction& r, std::int64_t count, 
   }
 }
 
+template <typename T>
+void pack_typed(char* dst, const char* src, std::int64_t stride, std::int64_t n) {
+  T* out = reinterpret_cast<T*>(dst);
+  for (std::int64_t k = 0; k < n; ++k) std::memcpy(out + k, src + k * stride, sizeof(T));
+}
+
+// Copies n elements `stride` bytes apart into contiguous `dst`.
+void pack(char* dst, const char* src, std::int64_t stride, std::int64_t n, int size) {
+  switch (size) {
+    case 8: pack_typed<std::uint64_t>(dst, src, stride, n); break;
+    case 4: pack_typed<std::uint32_t>(dst, src, stride, n); break;
+    case 2: pack_typed<std::uint16_t>(dst, src, stride, n); break;
+    default: pack_typed<std::uint8_t>(dst, src, stride, n); break;
+  }
+}
+
+template <typename T>
+void unpack_typed(char* dst, std::int64_t stride, const char* src, std::int64_t n) {
+  const T* in = reinterpret_cast<const T*>(src);
+  for (std::int64_t k = 0; k < n; ++k) std::memcpy(dst + k * stride, in + k, sizeof(T));
+}
+
+// Copies n contiguous elements to `dst`, `stride` bytes apart.
+void unpack(char* dst, std::int64_t stride, const char* src, std::int64_t n, int size) {
+  switch (size) {
+    case 8: unpack_typed<std::uint64_t>(dst, stride, src, n); break;
+    case 4: unpack_typed<std::uint32_t>(dst, stride, src, n); break;
+    case 2: unpack_typed<std::uint16_t>(dst, stride, src, n); break;
+    default: unpack_typed<std::uint8_t>(dst, stride, src, n); break;
+  }
+}
+
 // One thread's scratch: packed inputs and the tail's inputs and outputs.
 struct Scratch {
   std::vector<std::vector<char>> packed;
   std::vector<std::vector<char>> tail_in, tail_out;
+  std::vector<std::vector<char>> unpacked;  // outputs written apart, then scattered
 };
 
 struct Loop {
@@ -177,7 +211,10 @@ struct Loop {
   std::vector<bool> broadcast;
   std::vector<bool> packed;  // inputs whose inner stride is neither 0 nor their item size
   Vector all_lanes;
-  std::vector<std::int64_t> out_strides;  // elements, C order over `shape`
+  // Per output, byte steps over the loop's dimensions; outputs that do not
+  // step by their item size along the inner one go through scratch.
+  std::vector<std::vector<std::int64_t>> out_strides;
+  std::vector<bool> scattered;
 
   // Runs elements [lo, hi) of the innermost dimension at outer multi-index
   // `index` (shape.size() - 1 entries).
@@ -186,10 +223,9 @@ struct Loop {
     const std::size_t rank = shape.size();
     const std::size_t nin = inputs.size();
     const std::size_t nout = outputs.size();
-    std::vector<void*> slots(nin + nout + ordered);
+    void* slots[kMaxSlots];
     for (int k = 0; k < ordered; ++k) slots[nin + nout + k] = sums_out[k];
-    std::int64_t flat = lo;
-    for (std::size_t d = 0; d + 1 < rank; ++d) flat += index[d] * out_strides[d];
+    char* out_at[kMaxSlots];
     for (std::size_t i = 0; i < nin; ++i) {
       const LoopInput& in = inputs[i];
       const char* p = in.data;
@@ -199,22 +235,36 @@ struct Loop {
       if (packed[i]) {
         const int size = itemsize(in.dtype);
         char* dst = s.packed[i].data();
-        for (std::int64_t k = 0; k < hi - lo; ++k) std::memcpy(dst + k * size, p + k * inner, size);
+        pack(dst, p, inner, hi - lo, size);
         p = dst;
       }
       slots[i] = const_cast<char*>(p);
     }
-    for (std::size_t o = 0; o < outputs.size(); ++o) {
-      slots[nin + o] = outputs[o].data + flat * itemsize(outputs[o].dtype);
+    for (std::size_t o = 0; o < nout; ++o) {
+      char* p = outputs[o].data + lo * out_strides[o][rank - 1];
+      for (std::size_t d = 0; d + 1 < rank; ++d) p += index[d] * out_strides[o][d];
+      out_at[o] = p;
+      slots[nin + o] = scattered[o] ? s.unpacked[o].data() : p;
     }
     const int lanes = kernel.lanes;
     const std::int64_t n = hi - lo;
     const std::int64_t full = n / lanes;
-    if (full) kernel.entry(slots.data(), full, acc.data(), &all_lanes);
+    if (full) kernel.entry(slots, full, acc.data(), &all_lanes);
     const std::int64_t rem = n - full * lanes;
-    if (!rem) return;
-    // The last partial vector, on scratch: spare lanes repeat the last element.
-    std::vector<void*> tail(slots.size());
+    if (rem) tail_vector(slots, full, rem, acc, s);
+    for (std::size_t o = 0; o < nout; ++o) {
+      if (scattered[o]) {
+        unpack(out_at[o], out_strides[o][rank - 1], s.unpacked[o].data(), n, itemsize(outputs[o].dtype));
+      }
+    }
+  }
+
+  // The last partial vector, on scratch: spare lanes repeat the last element.
+  void tail_vector(void* const* slots, std::int64_t full, std::int64_t rem, Accumulators& acc, Scratch& s) const {
+    const std::size_t nin = inputs.size();
+    const std::size_t nout = outputs.size();
+    const int lanes = kernel.lanes;
+    void* tail[kMaxSlots];
     for (std::size_t i = 0; i < nin; ++i) {
       if (broadcast[i]) {
         tail[i] = slots[i];
@@ -229,7 +279,7 @@ struct Loop {
     for (std::size_t o = 0; o < nout + ordered; ++o) tail[nin + o] = s.tail_out[o].data();
     Vector mask{};
     for (std::int64_t k = 0; k < rem; ++k) std::memset(mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
-    kernel.entry(tail.data(), 1, acc.data(), &mask);
+    kernel.entry(tail, 1, acc.data(), &mask);
     for (std::size_t o = 0; o < nout + ordered; ++o) {
       const int size = o < nout ? itemsize(outputs[o].dtype) : sum_bytes;
       std::memcpy(static_cast<char*>(slots[nin + o]) + full * lanes * size, s.tail_out[o].data(), rem * size);
@@ -241,6 +291,10 @@ struct Loop {
     s.packed.resize(inputs.size());
     s.tail_in.resize(inputs.size());
     s.tail_out.resize(outputs.size() + ordered);
+    s.unpacked.resize(outputs.size());
+    for (std::size_t o = 0; o < outputs.size(); ++o) {
+      if (scattered[o]) s.unpacked[o].resize(kSpan * itemsize(outputs[o].dtype));
+    }
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       if (packed[i]) s.packed[i].resize(kSpan * itemsize(inputs[i].dtype));
       s.tail_in[i].resize(32 * itemsize(inputs[i].dtype));
@@ -478,6 +532,23 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
 
 }  // namespace
 
+void order_loop(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs,
+                bool reduces) {
+  const int r = static_cast<int>(shape.size());
+  for (LoopOutput& out : outputs) {
+    out.strides.assign(r, itemsize(out.dtype));
+    for (int d = r - 2; d >= 0; --d) out.strides[d] = out.strides[d + 1] * shape[d + 1];
+  }
+  if (reduces || r < 2 || shape[r - 1] >= 64) return;
+  int widest = r - 1;
+  for (int d = 0; d < r; ++d) {
+    if (shape[d] > shape[widest]) widest = d;
+  }
+  std::swap(shape[widest], shape[r - 1]);
+  for (LoopInput& in : inputs) std::swap(in.strides[widest], in.strides[r - 1]);
+  for (LoopOutput& out : outputs) std::swap(out.strides[widest], out.strides[r - 1]);
+}
+
 std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs) {
   std::vector<bool> b;
   for (const LoopInput& in : inputs) b.push_back(in.strides.empty() || in.strides.back() == 0);
@@ -496,7 +567,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   const int r = static_cast<int>(shape.size());
   const int reduced = loop_shape.empty() && !reductions.empty() ? 1 : reduced_dims;
   const std::int64_t total = element_count(shape);
-  Loop loop{kernel, shape, inputs, outputs, 0, kernel.lane_bytes, broadcast_inner(inputs), {}, {}, {}};
+  Loop loop{kernel, shape, inputs, outputs, 0, kernel.lane_bytes, broadcast_inner(inputs), {}, {}, {}, {}};
   for (const LoopReduction& red : reductions) {
     loop.ordered += (red.op == Op::sum || red.op == Op::mean) && is_float(red.compute);
   }
@@ -505,8 +576,15 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     loop.packed.push_back(inner != 0 && inner != itemsize(inputs[i].dtype));
   }
   std::memset(loop.all_lanes.bytes, 0xff, 32);
-  loop.out_strides.assign(r, 1);
-  for (int d = r - 2; d >= 0; --d) loop.out_strides[d] = loop.out_strides[d + 1] * shape[d + 1];
+  for (const LoopOutput& out : outputs) {
+    std::vector<std::int64_t> strides = out.strides;
+    if (strides.empty()) strides.assign(1, itemsize(out.dtype));
+    loop.out_strides.push_back(strides);
+  }
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    loop.scattered.push_back(loop.out_strides[o].back() != itemsize(outputs[o].dtype));
+  }
+  if (inputs.size() + outputs.size() + loop.ordered > kMaxSlots) return -1;
   const int threads = total < kMinParallelWork ? 1 : host_threads();
   if (total == 0) {
     // Empty loop: reductions still produce their identities.

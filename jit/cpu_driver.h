@@ -21,8 +21,9 @@ struct LoopInput {
 };
 
 struct LoopOutput {
-  char* data = nullptr;  // C-contiguous over the loop shape
+  char* data = nullptr;  // a new C-contiguous array of the loop's shape
   DType dtype = DType::kFloat64;
+  std::vector<std::int64_t> strides;  // bytes, one per loop dimension (set by order_loop)
 };
 
 struct LoopReduction {
@@ -31,6 +32,13 @@ struct LoopReduction {
   DType result = DType::kFloat64;
   char* data = nullptr;  // C-contiguous over the loop's outer (not reduced) dimensions
 };
+
+// Sets the outputs' strides and picks the loop's innermost dimension: an
+// element-wise loop whose last dimension is tiny runs along its largest one
+// instead (X - means[:, None] over (2, n, 2) runs along n). Kernels are
+// compiled for the loop as ordered here.
+void order_loop(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs,
+                bool reduces);
 
 // Whether input `i` does not move along the innermost loop dimension.
 std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs);

@@ -118,6 +118,12 @@ std::string group_key(const Region& region, const Group& group, const std::vecto
   for (std::size_t i = 0; i < group.inputs.size(); ++i) {
     const Node& in = region.nodes[group.inputs[i]];
     key << "in" << i << ":" << dtype_name(in.dtype) << (broadcast_inner[i] ? "b" : "v");
+    // Constants are run-time arguments, except a power's exponent, which
+    // decides the code (x**2 is x*x).
+    for (int m : group.members) {
+      const Node& n = region.nodes[m];
+      if (n.op == Op::power && n.inputs[1] == group.inputs[i]) key << "=" << in.constant_float;
+    }
     key << ";";
   }
   for (int m : group.members) {

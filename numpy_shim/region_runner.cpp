@@ -293,11 +293,7 @@ class Runner {
         return 0;
       }
     }
-    const jit::Kernel* kernel = jit::kernel_for(backend, trace_.region, group, jit::broadcast_inner(inputs));
-    if (!kernel) {
-      release();
-      return 0;
-    }
+
     std::vector<PyObject*> made;  // owned: outputs then reductions
     auto new_array = [&](const jit::Shape& shape, jit::DType dtype) -> PyObject* {
       std::vector<npy_intp> dims(shape.begin(), shape.end());
@@ -309,7 +305,7 @@ class Runner {
     for (int o : group.outputs) {
       PyObject* a = new_array(group.shape, nodes_[o].dtype);
       if (!a) break;
-      outputs.push_back({static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a))), nodes_[o].dtype});
+      outputs.push_back({static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a))), nodes_[o].dtype, {}});
     }
     std::vector<jit::LoopReduction> reductions;
     for (int r : group.reductions) {
@@ -327,7 +323,16 @@ class Runner {
       release();
       return -1;
     }
-    const int flags = jit::run_kernel(*kernel, group.shape, group.reduced_dims, inputs, outputs, reductions);
+    jit::Shape loop_shape = group.shape;
+    jit::order_loop(loop_shape, inputs, outputs, !reductions.empty());
+    const jit::Kernel* kernel = jit::kernel_for(backend, trace_.region, group, jit::broadcast_inner(inputs));
+    const int flags = kernel ? jit::run_kernel(*kernel, loop_shape, group.reduced_dims, inputs, outputs, reductions)
+                             : -1;
+    if (flags < 0) {  // not compiled, or too many operands for the driver
+      for (PyObject* o : made) Py_DECREF(o);
+      release();
+      return 0;
+    }
     release();
     int reported = 0;
     const int categories[] = {FE_DIVBYZERO, FE_OVERFLOW, FE_UNDERFLOW, FE_INVALID};

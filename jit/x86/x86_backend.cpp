@@ -53,9 +53,16 @@ bool float_op(Op op) {
     case Op::reciprocal: case Op::sqrt: case Op::floor: case Op::ceil: case Op::trunc: case Op::rint:
     case Op::equal: case Op::not_equal: case Op::less: case Op::less_equal: case Op::greater:
     case Op::greater_equal: case Op::isnan: case Op::isinf: case Op::isfinite: case Op::where:
+    case Op::power:
       return true;
     default: return false;
   }
+}
+
+// x**2, the one power the backend computes: exactly x*x, as NumPy's.
+bool is_square_power(const Region& region, const Node& node) {
+  const Node& exponent = region.nodes[node.inputs[1]];
+  return node.op == Op::power && exponent.is_scalar_constant && exponent.constant_float == 2.0;
 }
 
 bool int_op(Op op, DType compute) {
@@ -497,7 +504,10 @@ class KernelBuilder {
         case Op::subtract: w ? cc_.vsubpd(r, a.reg, b.reg) : cc_.vsubps(r, a.reg, b.reg); break;
         case Op::multiply: w ? cc_.vmulpd(r, a.reg, b.reg) : cc_.vmulps(r, a.reg, b.reg); break;
         case Op::divide: w ? cc_.vdivpd(r, a.reg, b.reg) : cc_.vdivps(r, a.reg, b.reg); break;
-        case Op::square: w ? cc_.vmulpd(r, a.reg, a.reg) : cc_.vmulps(r, a.reg, a.reg); break;
+        case Op::square:
+        case Op::power:  // only x**2 (is_square_power)
+          w ? cc_.vmulpd(r, a.reg, a.reg) : cc_.vmulps(r, a.reg, a.reg);
+          break;
         case Op::reciprocal: {
           x86::Ymm one = broadcast_constant(1.0, c);
           w ? cc_.vdivpd(r, one, a.reg) : cc_.vdivps(r, one, a.reg);
@@ -717,6 +727,7 @@ class X86Backend : public Backend {
           if (!bool_op(node.op)) return -1;
         } else if (is_float(c)) {
           if (!float_op(node.op)) return -1;
+          if (node.op == Op::power && !is_square_power(region, node)) return -1;
         } else if (lane_bits(c) != 0) {
           if (!int_op(node.op, c)) return -1;
         } else {
