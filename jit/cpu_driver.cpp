@@ -439,6 +439,7 @@ T combine_subtrees(std::int64_t n, int depth, const std::vector<T>& sums, std::s
 
 template <typename T>
 void store_sum(T value, const LoopReduction& r, std::int64_t count, char* at) {
+  value = T(0) + value;  // NumPy starts from its identity, +0.0: a sum is never -0.0
   if (r.op == Op::mean) value = value / static_cast<T>(count);
   std::memcpy(at, &value, sizeof(T));
 }

@@ -90,7 +90,49 @@ const Seen* current() {
 
 bool errstate_is_traceable() {
   const Seen* seen = current();
-  return seen && seen->traceable;
+  return seen && seen->traceable && !runtime_warnings_raise();
+}
+
+bool runtime_warnings_raise() {
+  // Looked at again only when warnings.filters changed (another list, or
+  // another length or first entry: what simplefilter and catch_warnings do).
+  static PyObject* seen_list = nullptr;
+  static Py_ssize_t seen_size = -1;
+  static PyObject* seen_first = nullptr;
+  static bool raises = false;
+  static PyObject* name = PyUnicode_InternFromString("warnings");
+  PyObject* warnings = name ? PyImport_GetModule(name) : nullptr;
+  if (!warnings) {
+    PyErr_Clear();
+    return false;
+  }
+  PyObject* filters = PyObject_GetAttrString(warnings, "filters");
+  Py_DECREF(warnings);
+  if (!filters || !PyList_Check(filters)) {
+    PyErr_Clear();
+    Py_XDECREF(filters);
+    return true;  // cannot tell: eager
+  }
+  const Py_ssize_t size = PyList_GET_SIZE(filters);
+  PyObject* first = size ? PyList_GET_ITEM(filters, 0) : nullptr;
+  if (filters != seen_list || size != seen_size || first != seen_first) {
+    raises = false;
+    for (Py_ssize_t i = 0; i < size && !raises; ++i) {
+      PyObject* entry = PyList_GET_ITEM(filters, i);
+      if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) < 3) continue;
+      PyObject* action = PyTuple_GET_ITEM(entry, 0);
+      PyObject* category = PyTuple_GET_ITEM(entry, 2);
+      if (!PyUnicode_Check(action) || PyUnicode_CompareWithASCIIString(action, "error") != 0) continue;
+      const int covers = PyType_Check(category) ? PyObject_IsSubclass(PyExc_RuntimeWarning, category) : 1;
+      if (covers < 0) PyErr_Clear();
+      raises = covers != 0;
+    }
+    seen_list = filters;  // compared by identity only
+    seen_size = size;
+    seen_first = first;
+  }
+  Py_DECREF(filters);
+  return raises;
 }
 
 bool errstate_warns(FpCategory category) {
@@ -100,8 +142,27 @@ bool errstate_warns(FpCategory category) {
 
 FpErrorsIgnored::FpErrorsIgnored() {
   if (!api().contextvar) return;
+  if (PyContextVar_Get(api().contextvar, nullptr, &program_state_) < 0) {
+    PyErr_Clear();
+    return;
+  }
   token_ = PyContextVar_Set(api().contextvar, api().ignore_all);
   if (!token_) PyErr_Clear();
+}
+
+FpErrorsIgnored::ProgramState::ProgramState(const FpErrorsIgnored& ignored) {
+  if (!ignored.token_ || !ignored.program_state_) return;
+  token_ = PyContextVar_Set(api().contextvar, ignored.program_state_);
+  if (!token_) PyErr_Clear();
+}
+
+FpErrorsIgnored::ProgramState::~ProgramState() {
+  if (!token_) return;
+  PyObject *type, *value, *traceback;  // an error being reported passes through
+  PyErr_Fetch(&type, &value, &traceback);
+  if (PyContextVar_Reset(api().contextvar, token_) < 0) PyErr_Clear();
+  Py_DECREF(token_);
+  PyErr_Restore(type, value, traceback);
 }
 
 FpErrorsIgnored::~FpErrorsIgnored() {
@@ -110,6 +171,7 @@ FpErrorsIgnored::~FpErrorsIgnored() {
   PyErr_Fetch(&type, &value, &traceback);
   if (PyContextVar_Reset(api().contextvar, token_) < 0) PyErr_Clear();
   Py_DECREF(token_);
+  Py_XDECREF(program_state_);
   PyErr_Restore(type, value, traceback);
 }
 

@@ -13,6 +13,10 @@ enum class FpCategory { kDivide, kOverflow, kUnderflow, kInvalid };
 // 'ignore' or 'warn' (the others raise or call at the operation itself).
 bool errstate_is_traceable();
 
+// Whether a warnings filter turns NumPy's RuntimeWarnings into exceptions,
+// which eager NumPy raises at the operation's own line.
+bool runtime_warnings_raise();
+
 // Whether the state in force warns for the category.
 bool errstate_warns(FpCategory category);
 
@@ -26,8 +30,22 @@ class FpErrorsIgnored {
   FpErrorsIgnored& operator=(const FpErrorsIgnored&) = delete;
   bool ok() const { return token_ != nullptr; }
 
+  // While alive, the state the program had is back in force (for NumPy
+  // functions written in Python, which report their own errors).
+  class ProgramState {
+   public:
+    explicit ProgramState(const FpErrorsIgnored& ignored);
+    ~ProgramState();
+    ProgramState(const ProgramState&) = delete;
+    ProgramState& operator=(const ProgramState&) = delete;
+
+   private:
+    PyObject* token_ = nullptr;
+  };
+
  private:
   PyObject* token_ = nullptr;
+  PyObject* program_state_ = nullptr;  // owned
 };
 
 }  // namespace npy::numpy_shim

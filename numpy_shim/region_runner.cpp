@@ -3,6 +3,7 @@
 #include <opcode.h>
 
 #include <cfenv>
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -155,11 +156,16 @@ int report_fp_flags(int flags, const bool warns[4], const char* ufunc_name, int 
   return 0;
 }
 
+// The nodes to compute: those a live lazy value names and what they read;
+// all of them while NumPy warns of floating-point errors, since eager NumPy
+// would have computed (and warned about) values nobody used.
 std::vector<bool> needed_nodes(const Trace& trace) {
   const std::size_t n = trace.region.nodes.size();
+  bool warns = false;
+  for (int c = 0; c < 4; ++c) warns = warns || errstate_warns(static_cast<FpCategory>(c));
   std::vector<bool> needed(n, false);
   for (std::size_t i = n; i-- > 0;) {
-    if (trace.handles[i] > 0) needed[i] = true;
+    if (trace.handles[i] > 0 || (warns && trace.region.nodes[i].op != jit::Op::input)) needed[i] = true;
     if (!needed[i]) continue;
     const jit::Node& node = trace.region.nodes[i];
     for (int input : node.inputs) {
@@ -186,20 +192,37 @@ class Runner {
     for (int c = 0; c < 4; ++c) warns_[c] = errstate_warns(static_cast<FpCategory>(c));
   }
 
+  // Runs the steps, NumPy's floating-point reports held back. Should any
+  // operation raise a flag NumPy reports, everything is run again, op by op
+  // in the program's order, reporting as eager NumPy does.
   int run(const std::vector<jit::Step>& steps, jit::Backend* backend) {
     FpErrorsIgnored ignored;
+    int flags = 0;
     for (const jit::Step& step : steps) {
       if (step.eager) {
-        if (run_node(step.node) < 0) return -1;
+        if (run_node(step.node, &flags, nullptr) < 0) return -1;
         continue;
       }
-      const int status = backend ? run_group(*backend, step.group) : 0;
+      const int status = backend ? run_group(*backend, step.group, flags) : 0;
       if (status < 0) return -1;
-      if (status == 0) {  // not compiled, or it raised flags NumPy reports per op
+      if (status == 0) {  // not compiled
         for (int m : step.group.members) {
-          if (run_node(m) < 0) return -1;
+          if (run_node(m, &flags, nullptr) < 0) return -1;
         }
       }
+    }
+    if (!(flags & reported_flags())) return 0;
+    static Counter& reruns = counter("jit.reruns_for_fp_reports");
+    reruns.add();
+    std::vector<int> order;
+    for (const jit::Step& step : steps) {
+      if (step.eager) order.push_back(step.node);
+      if (!step.eager) order.insert(order.end(), step.group.members.begin(), step.group.members.end());
+    }
+    std::sort(order.begin(), order.end());
+    for (int i : order) Py_CLEAR(trace_.objects[i]);
+    for (int i : order) {
+      if (run_node(i, nullptr, &ignored) < 0) return -1;
     }
     return 0;
   }
@@ -216,7 +239,18 @@ class Runner {
     }
   }
 
-  int run_node(int index) {
+  int reported_flags() const {
+    const int categories[] = {FE_DIVBYZERO, FE_OVERFLOW, FE_UNDERFLOW, FE_INVALID};
+    int mask = 0;
+    for (int c = 0; c < 4; ++c) mask |= warns_[c] ? categories[c] : 0;
+    return mask;
+  }
+
+  // Runs one node through NumPy. `flags` (first pass): collects the
+  // floating-point flags it raised. `reporting` (second pass): reports them
+  // as eager NumPy would: at the program's line for a ufunc or operator it
+  // called, else by NumPy itself under the program's own error state.
+  int run_node(int index, int* flags, const FpErrorsIgnored* reporting) {
     const std::size_t i = static_cast<std::size_t>(index);
     const EagerForm& form = trace_.eager[i];
     std::feclearexcept(FE_ALL_EXCEPT);
@@ -232,13 +266,21 @@ class Runner {
                           : UnaryOp::kInvert;
       value = unary_op_into_temporary(op, trace_.objects[form.arg_nodes[0]]);
     }
-    if (!value && !PyErr_Occurred()) value = compute_eagerly(trace_, index);
-    const int flags = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+    if (!value && !PyErr_Occurred()) {
+      if (reporting && !form.reports_at_call_site) {
+        FpErrorsIgnored::ProgramState program(*reporting);
+        value = compute_eagerly(trace_, index);
+      } else {
+        value = compute_eagerly(trace_, index);
+      }
+    }
+    const int raised = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
     if (!value) return -1;
     trace_.objects[i] = value;
     release_inputs_of(index, i);
-    if (flags && form.reports_at_call_site &&
-        report_fp_flags(flags, warns_, form.ufunc_name, nodes_[i].site) < 0) {
+    if (flags) *flags |= raised;
+    if (reporting && raised && form.reports_at_call_site &&
+        report_fp_flags(raised, warns_, form.ufunc_name, nodes_[i].site) < 0) {
       return -1;
     }
     return 0;
@@ -270,6 +312,15 @@ class Runner {
     const int rank = PyArray_NDIM(a);
     const int offset = static_cast<int>(shape.size()) - rank;
     if (offset < 0) return false;
+    // NumPy lays a result out as its inputs are (Fortran order in, Fortran
+    // order out); kernels write C order, so inputs must be in C order.
+    npy_intp previous = NPY_MAX_INTP;
+    for (int d = 0; d < rank; ++d) {
+      const npy_intp step = std::abs(PyArray_STRIDE(a, d));
+      if (PyArray_DIM(a, d) == 1 || step == 0) continue;
+      if (step > previous) c_order_inputs_ = false;
+      previous = step;
+    }
     for (int d = 0; d < rank; ++d) {
       if (PyArray_DIM(a, d) != 1) in.strides[offset + d] = PyArray_STRIDE(a, d);
     }
@@ -277,9 +328,9 @@ class Runner {
     return true;
   }
 
-  // 1: ran as a kernel; 0: not run (compile failed, or the kernel raised
-  // floating-point flags that must be reported per op); -1: error.
-  int run_group(jit::Backend& backend, const jit::Group& group) {
+  // 1: ran as a kernel; 0: not run (no kernel for it); -1: error.
+  int run_group(jit::Backend& backend, const jit::Group& group, int& flags_raised) {
+    c_order_inputs_ = true;
     std::vector<PyObject*> keep;  // owned
     std::vector<std::int64_t> constants;
     constants.reserve(group.inputs.size());
@@ -294,6 +345,10 @@ class Runner {
       }
     }
 
+    if (!c_order_inputs_ && group.shape.size() >= 2 && !group.outputs.empty()) {
+      release();
+      return 0;
+    }
     std::vector<PyObject*> made;  // owned: outputs then reductions
     auto new_array = [&](const jit::Shape& shape, jit::DType dtype) -> PyObject* {
       std::vector<npy_intp> dims(shape.begin(), shape.end());
@@ -334,15 +389,7 @@ class Runner {
       return 0;
     }
     release();
-    int reported = 0;
-    const int categories[] = {FE_DIVBYZERO, FE_OVERFLOW, FE_UNDERFLOW, FE_INVALID};
-    for (int c = 0; c < 4; ++c) reported |= warns_[c] ? categories[c] : 0;
-    if (flags & reported) {
-      static Counter& reruns = counter("jit.kernel_reruns_for_fp_errors");
-      reruns.add();
-      for (PyObject* o : made) Py_DECREF(o);
-      return 0;
-    }
+    flags_raised |= flags;
     std::size_t k = 0;
     auto assign = [&](int node) {
       PyObject* value = made[k++];
@@ -365,6 +412,7 @@ class Runner {
   const std::vector<jit::Node>& nodes_;
   std::vector<std::size_t> last_use_;
   bool warns_[4];
+  bool c_order_inputs_ = true;
 };
 
 int run_steps(Trace& trace, const std::vector<bool>& needed, const std::vector<bool>& results) {
@@ -419,6 +467,10 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
   t_running = true;
   const int status = run_steps(trace, needed, results);
   t_running = false;
+  if (status < 0) {
+    PyErr_Fetch(&trace.error[0], &trace.error[1], &trace.error[2]);
+    PyErr_Restore(Py_XNewRef(trace.error[0]), Py_XNewRef(trace.error[1]), Py_XNewRef(trace.error[2]));
+  }
   // Values no lazy value names are temporaries of the region.
   for (std::size_t i = 0; i < needed.size(); ++i) {
     if (trace.handles[i] == 0) Py_CLEAR(trace.objects[i]);
@@ -441,7 +493,11 @@ PyObject* materialize(PyObject* lazy, Reason reason, const Location& where, cons
   if (!trace->done && run_trace(*trace, reason, where, detail) < 0) return nullptr;
   PyObject* value = trace->objects[node_of(lazy)];
   if (!value) {
-    PyErr_SetString(PyExc_RuntimeError, "npython: value of a region that failed to run");
+    if (trace->error[0]) {
+      PyErr_Restore(Py_NewRef(trace->error[0]), Py_XNewRef(trace->error[1]), Py_XNewRef(trace->error[2]));
+    } else {
+      PyErr_SetString(PyExc_RuntimeError, "npython: value of a region that failed to run");
+    }
     return nullptr;
   }
   return Py_NewRef(value);

@@ -2,6 +2,8 @@
 
 #include <new>
 
+#include "numpy_shim/region_runner.h"
+
 namespace npy::numpy_shim {
 
 long g_live_lazies = 0;
@@ -21,6 +23,15 @@ void lazy_dealloc(PyObject* self) {
   --lazy->trace->handles[lazy->node];
   --lazy->trace->live_handles;
   --g_live_lazies;
+  Trace& trace = *lazy->trace;
+  if (trace.live_handles == 0 && !trace.done && !_Py_IsFinalizing()) {
+    // Nothing needs the trace's values any more, but eager NumPy would have
+    // computed them, and warned about their floating-point errors.
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    if (run_trace(trace, Reason::k_unused, Location{}, nullptr) < 0) PyErr_WriteUnraisable(nullptr);
+    PyErr_Restore(type, value, traceback);
+  }
   lazy->trace.~shared_ptr<Trace>();
   PyTypeObject* type = Py_TYPE(self);
   type->tp_free(self);
@@ -41,6 +52,7 @@ PyTypeObject* make_lazy_type() {
 PyTypeObject* g_lazy_type = nullptr;
 
 Trace::~Trace() {
+  for (PyObject* o : error) Py_XDECREF(o);
   for (PyObject* o : objects) Py_XDECREF(o);
   for (EagerForm& form : eager) {
     Py_XDECREF(form.callable);

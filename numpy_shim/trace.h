@@ -37,6 +37,9 @@ struct Trace {
   std::vector<std::pair<PyObject*, int>> input_nodes;  // input object -> its node
   long live_handles = 0;
   bool done = false;
+  // The exception running the trace raised (type, value, traceback; owned),
+  // raised again for every value of the trace asked for afterwards.
+  PyObject* error[3] = {nullptr, nullptr, nullptr};
 
   Trace() = default;
   Trace(const Trace&) = delete;

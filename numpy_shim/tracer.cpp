@@ -298,6 +298,9 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
   for (int i = 0; i < n; ++i) {
     if (!weak_int_fits(*operands[i], op == Op::where ? result : compute)) return nullptr;
   }
+  // Integers to negative powers raise, depending on the data: NumPy must
+  // see them at the line itself.
+  if (op == Op::power && !jit::is_float(compute)) return nullptr;
   if (in_place_target && (result != operands[0]->dtype || shape != operands[0]->shape)) return nullptr;
   std::shared_ptr<Trace> trace = open_trace();
   if (trace->region.nodes.size() > kMaxRegionNodes) {

@@ -29,7 +29,8 @@ struct Location {
   X(attribute, "attribute or method npython does not trace")              \
   X(operation, "operand of an operation npython does not trace")          \
   X(exception, "exception leaves the frame")                              \
-  X(size_cap, "region reached its size cap")
+  X(size_cap, "region reached its size cap")                              \
+  X(unused, "no longer used: computed for NumPy's floating-point warnings")
 
 enum class Reason {
 #define NPY_REASON_ENUM(name, text) k_##name,

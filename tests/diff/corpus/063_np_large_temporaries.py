@@ -73,9 +73,10 @@ def chain(a, b):
 
 
 # NumPy reports its allocations to tracemalloc: with elision the chain needs
-# one new array, without it a second one.
+# one new array, without it a second one (fused into one kernel whose result
+# nothing uses, it may need none).
 tracemalloc.start()
 chain(f, g)
 peak = tracemalloc.get_traced_memory()[1]
 tracemalloc.stop()
-print("arrays allocated at peak by the chain:", round(peak / f.nbytes))
+print("at most one array allocated at peak by the chain:", round(peak / f.nbytes) <= 1)
