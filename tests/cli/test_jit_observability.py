@@ -1,0 +1,108 @@
+"""NPY_JIT_LOG, NPY_JIT_STATS and npython --explain: what they print and its
+shape (never timings)."""
+import json
+import re
+
+import pytest
+
+import harness
+
+FIXTURES = harness.REPO / "tests" / "cli" / "fixtures"
+DEMO = str(FIXTURES / "regions_demo.py")
+IF_LINE = next(i for i, line in enumerate(open(DEMO), 1) if "the `if` line" in line)
+SORT_LINE = next(i for i, line in enumerate(open(DEMO), 1) if "np.sort" in line)
+
+
+def run(args, **env):
+    got = harness.run(harness.NPYTHON, args, env_extra=env)
+    assert got.returncode == 0, got.stderr
+    return got
+
+
+def expected_stdout():
+    return harness.run(harness.PYTHON3, [DEMO]).stdout
+
+
+def host_has_kernels():
+    got = run(["-c", "import npython; print(npython.host()['vector_isa'])"])
+    return got.stdout.strip() != "sse2"
+
+
+def test_regions_log_lists_each_region_with_its_ops():
+    got = run([DEMO], NPY_JIT_LOG="regions")
+    assert got.stdout == expected_stdout()
+    lines = got.stderr.splitlines()
+    headers = [l for l in lines if re.match(r"\[npython:regions\] region of \d+ nodes, materialized at ", l)]
+    assert any(f"regions_demo.py:{IF_LINE}: value decides an `if` or `while`" in h for h in headers)
+    ops = [l for l in lines if re.match(r"\[npython:regions\]   %\d+ = ", l)]
+    assert any(re.search(r"= sum\(%\d+; axes=0\) : float64\[\]", l) for l in ops)
+    assert any(re.search(r"= multiply\(%\d+, %\d+\) : float64\[50000\]", l) for l in ops)
+    assert all(l.startswith("[npython:") for l in lines if l.strip())
+
+
+def test_output_code_log_shows_each_new_kernel_once():
+    if not host_has_kernels():
+        pytest.skip("no vector ISA the x86 backend uses on this machine")
+    got = run([DEMO], NPY_JIT_LOG="output_code", NPY_JIT_STATS="1")
+    kernels = re.findall(r"\[npython:output_code\] kernel \(x86-64 AVX2, (\d+) lanes\) for (.+)$", got.stderr, re.M)
+    assert kernels
+    assert len({key for _, key in kernels}) == len(kernels)
+    assert re.search(r"\[npython:output_code\] vmulpd ymm\d+, ymm\d+, ymm\d+", got.stderr)
+    compiled = int(re.search(r"jit\.kernels_compiled\s+(\d+)", got.stderr).group(1))
+    assert compiled == len(kernels)
+
+
+def test_fallback_log_names_the_callable_and_line():
+    got = run([DEMO], NPY_JIT_LOG="fallback")
+    assert f"[npython:fallback] sort not traced at regions_demo.py:{SORT_LINE}" in got.stderr.splitlines()
+
+
+def test_log_all_and_bad_values():
+    got = run([DEMO], NPY_JIT_LOG="all")
+    assert "[npython:regions]" in got.stderr and "[npython:fallback]" in got.stderr
+    bad = harness.run(harness.NPYTHON, [DEMO], env_extra={"NPY_JIT_LOG": "regions,bogus"})
+    assert bad.returncode == 2
+    assert bad.stderr == ("npython: NPY_JIT_LOG must be regions,output_code,deopt,fallback|all, "
+                          "not 'regions,bogus'\n")
+
+
+def test_stats_count_regions_kernels_and_materializations(tmp_path):
+    out = tmp_path / "stats.json"
+    run([DEMO], NPY_JIT_STATS=str(out))
+    stats = json.loads(out.read_text())
+    for name in ("jit.regions", "jit.region_ops", "jit.fallbacks", "jit.compile_us",
+                 "jit.kernels_compiled", "jit.kernels_reused", "jit.materializations.branch",
+                 "jit.materializations.fallback", "jit.materializations.returned"):
+        assert isinstance(stats[name], int), name
+    assert stats["jit.regions"] >= 3
+    assert stats["jit.materializations.branch"] == 1
+    assert stats["jit.fallbacks"] == 1
+    if host_has_kernels():
+        assert stats["jit.kernels_compiled"] >= 1
+
+
+def test_stats_are_the_same_through_the_module():
+    got = run(["-c", "import numpy as np, npython\n"
+                     "def f(x):\n    return (x + 1).sum()\n"
+                     "f(np.ones(100000)); s = npython.stats()\n"
+                     "print(s['jit.regions'], s['jit.materializations.returned'])"])
+    assert got.stdout == "1 1\n"
+
+
+def test_explain_names_the_if_line_and_the_fallback():
+    got = run(["--explain", DEMO])
+    assert got.stdout == expected_stdout()
+    lines = got.stderr.splitlines()
+    assert re.fullmatch(r"npython --explain: \d+ region boundaries and fallbacks, most costly first", lines[0])
+    rows = lines[1:]
+    row = re.compile(r" +\d+\.\d{3} ms +\d+ x  (materialized|fallback): .+ at \S+:\d+")
+    assert rows and all(row.fullmatch(r) for r in rows), rows
+    assert any(f"materialized: value decides an `if` or `while` at regions_demo.py:{IF_LINE}" in r for r in rows)
+    assert any(f"fallback: sort not traced at regions_demo.py:{SORT_LINE}" in r for r in rows)
+    costs = [float(r.split()[0]) for r in rows]
+    assert costs == sorted(costs, reverse=True)
+
+
+def test_explain_is_not_an_argument_of_the_program():
+    got = run(["--explain", "-c", "import sys; print(sys.argv)", "a"])
+    assert got.stdout == "['-c', 'a']\n"
