@@ -626,4 +626,96 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   return flags.load();
 }
 
+int run_staged(const StagedKernels& kernels, const Shape& shape, const std::vector<LoopInput>& inputs,
+               char* result) {
+  if (shape.size() != 3 || !kernels.accumulate || !kernels.select) return -1;
+  const std::int64_t K = shape[0], N = shape[1], J = shape[2];
+  // NumPy adds fewer than 8 numbers one after another from 0: so do the
+  // running sums. More go pairwise.
+  if (J >= 8 || K == 0) return -1;
+  const int value_size = itemsize(kernels.value);
+  const int index_size = itemsize(kernels.index);
+  const std::int64_t spans = (N + kSpan - 1) / kSpan;
+  const int threads = K * N * J < kMinParallelWork ? 1 : host_threads();
+  std::atomic<int> flags{0};
+#pragma omp parallel num_threads(threads)
+  {
+    std::feclearexcept(kFpFlags);
+    std::vector<char> sums(kSpan * value_size), best(kSpan * value_size), best_index(kSpan * index_size);
+    std::int64_t k_value = 0;
+    // The accumulate loop: the loop's inputs along the middle axis, then the sums.
+    std::vector<LoopInput> a_in(inputs.size() + 1);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      a_in[i].dtype = inputs[i].dtype;
+      a_in[i].strides = {inputs[i].strides[1]};
+    }
+    a_in.back() = {sums.data(), {value_size}, kernels.value};
+    std::vector<LoopOutput> a_out = {{sums.data(), kernels.value, {value_size}}};
+    const Shape one_span = {kSpan};
+    Loop a{*kernels.accumulate, one_span, a_in, a_out, 0, kernels.accumulate->lane_bytes,
+           broadcast_inner(a_in), {}, {}, {}, {}};
+    for (const LoopInput& in : a_in) {
+      const std::int64_t inner = in.strides.back();
+      a.packed.push_back(inner != 0 && inner != itemsize(in.dtype));
+    }
+    a.out_strides = {{value_size}};
+    a.scattered = {false};
+    std::vector<LoopInput> s_in = {{sums.data(), {value_size}, kernels.value},
+                                   {best.data(), {value_size}, kernels.value},
+                                   {best_index.data(), {index_size}, kernels.index},
+                                   {reinterpret_cast<const char*>(&k_value), {0}, DType::kInt64}};
+    std::vector<LoopOutput> s_out = {{best.data(), kernels.value, {value_size}},
+                                     {best_index.data(), kernels.index, {index_size}}};
+    Loop sel{*kernels.select, one_span, s_in, s_out, 0, kernels.select->lane_bytes,
+             broadcast_inner(s_in), {false, false, false, false}, {}, {}, {}};
+    sel.out_strides = {{value_size}, {index_size}};
+    sel.scattered = {false, false};
+    std::memset(a.all_lanes.bytes, 0xff, 32);
+    std::memset(sel.all_lanes.bytes, 0xff, 32);
+    Scratch a_scratch = a.make_scratch();
+    Scratch s_scratch = sel.make_scratch();
+    Accumulators none;
+#pragma omp for schedule(static)
+    for (std::int64_t span = 0; span < spans; ++span) {
+      const std::int64_t lo = span * kSpan;
+      const std::int64_t n = std::min(N, lo + kSpan) - lo;
+      for (std::int64_t e = 0; e < n; ++e) {
+        if (value_size == 8) {
+          const double start = kernels.is_max ? -HUGE_VAL : HUGE_VAL;
+          std::memcpy(best.data() + e * 8, &start, 8);
+        } else {
+          const float start = kernels.is_max ? -HUGE_VALF : HUGE_VALF;
+          std::memcpy(best.data() + e * 4, &start, 4);
+        }
+      }
+      std::memset(best_index.data(), 0, n * index_size);
+      for (std::int64_t k = 0; k < K; ++k) {
+        std::memset(sums.data(), 0, n * value_size);
+        for (std::int64_t j = 0; j < J; ++j) {
+          for (std::size_t i = 0; i < inputs.size(); ++i) {
+            a_in[i].data = inputs[i].data + k * inputs[i].strides[0] + j * inputs[i].strides[2] +
+                           lo * inputs[i].strides[1];
+          }
+          a.span(nullptr, 0, n, none, a_scratch);
+        }
+        k_value = k;
+        sel.span(nullptr, 0, n, none, s_scratch);
+      }
+      for (std::int64_t e = 0; e < n; ++e) {
+        std::int64_t index = 0;
+        if (index_size == 8) {
+          std::memcpy(&index, best_index.data() + e * 8, 8);
+        } else {
+          std::int32_t narrow;
+          std::memcpy(&narrow, best_index.data() + e * 4, 4);
+          index = narrow;
+        }
+        std::memcpy(result + (lo + e) * 8, &index, 8);
+      }
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  }
+  return flags.load();
+}
+
 }  // namespace npy::jit

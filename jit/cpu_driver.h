@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jit/backend.h"
+#include "jit/staged.h"
 
 namespace npy::jit {
 
@@ -48,5 +49,12 @@ std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs);
 int run_kernel(const Kernel& kernel, const Shape& shape, int reduced_dims,
                const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
                const std::vector<LoopReduction>& reductions);
+
+// Runs a StagedReduction over `shape` (K, N, J): writes the outer
+// reduction's index for each of the N elements to `result` (int64).
+// Returns the floating-point flags raised, or -1 when it cannot run it
+// exactly (J of 8 or more: NumPy then adds pairwise).
+int run_staged(const StagedKernels& kernels, const Shape& shape, const std::vector<LoopInput>& inputs,
+               char* result);
 
 }  // namespace npy::jit

@@ -10,6 +10,48 @@ bool is_reduction(const Node& node) { return op_info(node.op).kind == OpKind::kR
 
 bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
+// How many nodes read `node` among the steps.
+int readers(const Region& region, const std::vector<Step>& steps, int node) {
+  int count = 0;
+  for (const Step& step : steps) {
+    const std::vector<int> members = step.eager ? std::vector<int>{step.node} : step.group.members;
+    for (int m : members) {
+      for (int a = 0; a < op_info(region.nodes[m].op).arity; ++a) count += region.nodes[m].inputs[a] == node;
+    }
+  }
+  return count;
+}
+
+// Replaces [loop, inner reduction, outer reduction] by one StagedReduction
+// where the intermediates are used by nothing else.
+std::vector<Step> stage_reductions(const Region& region, const std::vector<bool>& leaves, std::vector<Step> steps) {
+  std::vector<Step> out;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    if (s + 2 < steps.size() && !steps[s].eager && steps[s + 1].eager && steps[s + 2].eager) {
+      const Group& g = steps[s].group;
+      const Node& inner = region.nodes[steps[s + 1].node];
+      const Node& outer = region.nodes[steps[s + 2].node];
+      const bool shapes = g.shape.size() == 3 && g.reductions.empty() && g.outputs.size() == 1;
+      const bool inner_ok = shapes && (inner.op == Op::norm || inner.op == Op::sum) && is_float(inner.dtype) &&
+                            inner.inputs[0] == g.outputs[0] && inner.axes == 4u && !inner.keepdims &&
+                            inner.dtype == region.nodes[g.outputs[0]].dtype;
+      const bool outer_ok = inner_ok && (outer.op == Op::argmin || outer.op == Op::argmax) &&
+                            outer.inputs[0] == steps[s + 1].node && outer.axes == 1u && !outer.keepdims;
+      if (outer_ok && !leaves[g.outputs[0]] && !leaves[steps[s + 1].node] &&
+          readers(region, steps, g.outputs[0]) == 1 && readers(region, steps, steps[s + 1].node) == 1) {
+        Step staged;
+        staged.staged = true;
+        staged.staged_reduction = {g, steps[s + 1].node, steps[s + 2].node};
+        out.push_back(std::move(staged));
+        s += 2;
+        continue;
+      }
+    }
+    out.push_back(std::move(steps[s]));
+  }
+  return out;
+}
+
 }  // namespace
 
 bool sums_in_numpy_order(const Node& node) {
@@ -100,7 +142,7 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
       if (used_outside) g.outputs.push_back(m);
     }
   }
-  return steps;
+  return stage_reductions(region, leaves, std::move(steps));
 }
 
 std::string group_key(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner) {

@@ -25,10 +25,24 @@ struct Group {
   std::vector<int> reductions;  // reduction members (their values always leave)
 };
 
+// A reduction over the first axis of a reduction over the last axis of an
+// element-wise loop of rank 3, as in k-means' labels,
+// argmin(norm(X - means[:, None], axis=2), axis=0): run along the middle
+// axis, span by span, keeping for each element of a span the inner
+// reduction's running sum and the outer one's best value and index, so that
+// neither intermediate is ever written out.
+struct StagedReduction {
+  Group loop;      // the element-wise part over (K, N, J); one output, `loop.outputs[0]`
+  int inner = -1;  // norm or sum over the last axis
+  int outer = -1;  // argmin or argmax over the first axis of the inner result
+};
+
 struct Step {
   bool eager = false;
   int node = -1;  // eager: the node
-  Group group;    // otherwise
+  Group group;    // a fused loop
+  bool staged = false;
+  StagedReduction staged_reduction;
 };
 
 // What a backend can fuse: the class of loop `node` can be a member of

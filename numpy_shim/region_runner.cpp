@@ -203,6 +203,16 @@ class Runner {
         if (run_node(step.node, &flags, nullptr) < 0) return -1;
         continue;
       }
+      if (step.staged) {
+        const int status = backend ? run_staged_step(*backend, step.staged_reduction, flags) : 0;
+        if (status < 0) return -1;
+        if (status == 0) {
+          for (int m : staged_nodes(step.staged_reduction)) {
+            if (run_node(m, &flags, nullptr) < 0) return -1;
+          }
+        }
+        continue;
+      }
       const int status = backend ? run_group(*backend, step.group, flags) : 0;
       if (status < 0) return -1;
       if (status == 0) {  // not compiled
@@ -217,7 +227,12 @@ class Runner {
     std::vector<int> order;
     for (const jit::Step& step : steps) {
       if (step.eager) order.push_back(step.node);
-      if (!step.eager) order.insert(order.end(), step.group.members.begin(), step.group.members.end());
+      if (step.staged) {
+        const std::vector<int> nodes = staged_nodes(step.staged_reduction);
+        order.insert(order.end(), nodes.begin(), nodes.end());
+      } else if (!step.eager) {
+        order.insert(order.end(), step.group.members.begin(), step.group.members.end());
+      }
     }
     std::sort(order.begin(), order.end());
     for (int i : order) Py_CLEAR(trace_.objects[i]);
@@ -228,6 +243,53 @@ class Runner {
   }
 
  private:
+  static std::vector<int> staged_nodes(const jit::StagedReduction& staged) {
+    std::vector<int> nodes = staged.loop.members;
+    nodes.push_back(staged.inner);
+    nodes.push_back(staged.outer);
+    return nodes;
+  }
+
+  // 1: ran; 0: not run (no kernels, or sizes it cannot run exactly); -1: error.
+  int run_staged_step(jit::Backend& backend, const jit::StagedReduction& staged, int& flags_raised) {
+    std::vector<PyObject*> keep;
+    std::vector<std::int64_t> constants;
+    constants.reserve(staged.loop.inputs.size());
+    auto release = [&] {
+      for (PyObject* o : keep) Py_DECREF(o);
+    };
+    std::vector<jit::LoopInput> inputs(staged.loop.inputs.size());
+    std::vector<bool> moves;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (!loop_input(staged.loop.inputs[i], staged.loop.shape, inputs[i], keep, constants)) {
+        release();
+        return 0;
+      }
+      moves.push_back(inputs[i].strides[1] != 0);
+    }
+    const jit::StagedKernels kernels = jit::compile_staged(backend, trace_.region, staged, moves);
+    const jit::Node& outer = nodes_[staged.outer];
+    std::vector<npy_intp> dims(outer.shape.begin(), outer.shape.end());
+    PyObject* result = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), NPY_LONG);
+    if (!result) {
+      release();
+      return -1;
+    }
+    const int flags = jit::run_staged(kernels, staged.loop.shape, inputs,
+                                      static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result))));
+    release();
+    if (flags < 0) {
+      Py_DECREF(result);
+      return 0;
+    }
+    flags_raised |= flags;
+    trace_.objects[staged.outer] = result;
+    static Counter& staged_runs = counter("jit.staged_reduction_runs");
+    staged_runs.add();
+    for (int m : staged_nodes(staged)) release_inputs_of(m, static_cast<std::size_t>(staged.outer));
+    return 1;
+  }
+
   bool is_dead_temporary(int node, std::size_t at) const {
     return node >= 0 && nodes_[node].op != jit::Op::input && last_use_[node] <= at &&
            trace_.handles[node] == 0;
