@@ -131,6 +131,14 @@ bool classify(PyObject* o, Operand& out) {
   return false;
 }
 
+// Whether an object may start or extend a region: a lazy value, or an
+// array big enough to trace. Everything else is answered here, before any
+// work, so that small-array code pays next to nothing.
+bool may_trace(PyObject* o) {
+  if (is_lazy(o)) return true;
+  return Py_TYPE(o) == &PyArray_Type && PyArray_SIZE(reinterpret_cast<PyArrayObject*>(o)) >= kMinTracedElements;
+}
+
 bool worth_tracing(const Operand* const* operands, int n) {
   if (running_trace()) return false;
   for (int i = 0; i < n; ++i) {
@@ -527,6 +535,7 @@ PyObject* record_astype(PyObject* callable, const CallArgs& call, const Location
 }  // namespace
 
 PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where) {
+  if (!may_trace(lhs) && !may_trace(rhs)) return nullptr;
   const Op op = operator_op(nb_op);
   if (op == Op::input) return nullptr;
   const bool in_place = nb_op >= NB_INPLACE_ADD;
@@ -546,6 +555,7 @@ PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const L
 }
 
 PyObject* trace_compare(int compare, PyObject* lhs, PyObject* rhs, const Location& where) {
+  if (!may_trace(lhs) && !may_trace(rhs)) return nullptr;
   const Op op = compare_op(compare);
   Operand a, b;
   if (op == Op::input || !classify(lhs, a) || !classify(rhs, b)) return nullptr;
@@ -560,6 +570,7 @@ PyObject* trace_compare(int compare, PyObject* lhs, PyObject* rhs, const Locatio
 }
 
 PyObject* trace_unary_operator(UnaryOperator which, PyObject* operand, const Location& where) {
+  if (!may_trace(operand)) return nullptr;
   Operand a;
   if (!classify(operand, a) || a.weak != Weak::kNone) return nullptr;
   const Op op = which == UnaryOperator::kNegative   ? Op::negative
@@ -578,6 +589,9 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
                      PyObject* kwnames, const Location& where) {
   const VocabularyEntry entry = lookup_callable(callable);
   if (entry.form == CallForm::kNone) return nullptr;
+  bool any = false;
+  for (Py_ssize_t i = 0; i < nargs && !any; ++i) any = may_trace(args[i]);
+  if (!any) return nullptr;
   CallArgs call;
   call.positional.assign(args, args + nargs);
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
