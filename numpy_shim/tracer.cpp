@@ -107,6 +107,13 @@ bool classify(PyObject* o, Operand& out) {
     return true;
   }
   if (PyLong_CheckExact(o)) {
+    // Beyond int64 NumPy takes the int another way (uint64, float, object).
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return false;
+    }
     out.weak = Weak::kInt;
     out.dtype = DType::kInt64;
     return true;
@@ -449,7 +456,9 @@ PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const 
   const bool keepdims = keepdims_obj == Py_True;
   Operand x;
   if (!classify(call.positional[0], x) || x.weak != Weak::kNone) return nullptr;
-  if (method && !x.lazy && Py_TYPE(x.object) != &PyArray_Type) return nullptr;
+  if (method && ((!x.lazy && Py_TYPE(x.object) != &PyArray_Type) || (x.lazy && x.shape.empty()))) {
+    return nullptr;  // a NumPy scalar's method, not ndarray's
+  }
   const Operand* ops[] = {&x};
   if (!worth_tracing(ops, 1) || !errstate_is_traceable()) return nullptr;
   const int rank = static_cast<int>(x.shape.size());
@@ -505,7 +514,7 @@ PyObject* record_astype(PyObject* callable, const CallArgs& call, const Location
   if (call.positional.size() != 2 || !call.keywords.empty()) return nullptr;
   Operand x;
   if (!classify(call.positional[0], x) || x.weak != Weak::kNone) return nullptr;
-  if (!x.lazy && Py_TYPE(x.object) != &PyArray_Type) return nullptr;
+  if ((!x.lazy && Py_TYPE(x.object) != &PyArray_Type) || (x.lazy && x.shape.empty())) return nullptr;
   const Operand* ops[] = {&x};
   if (!worth_tracing(ops, 1) || !errstate_is_traceable()) return nullptr;
   PyArray_Descr* descr = nullptr;
@@ -528,6 +537,10 @@ PyObject* record_astype(PyObject* callable, const CallArgs& call, const Location
   eager.callable = Py_NewRef(callable);
   eager.arg_nodes = {node.inputs[0], -1};
   eager.constants = {nullptr, Py_NewRef(call.positional[1])};
+  // ndarray.astype is C called from the program: NumPy reports a bad cast
+  // at the program's line.
+  eager.reports_at_call_site = true;
+  eager.ufunc_name = "cast";
   const int index = add_node(*trace, std::move(node), std::move(eager), where);
   return new_lazy(trace, index);
 }
@@ -675,7 +688,9 @@ PyObject* lazy_attribute(PyObject* lazy, PyObject* name) {
 }
 
 PyObject* lazy_method(PyObject* lazy, PyObject* name) {
-  if (trace_of(lazy)->done) return nullptr;
+  Trace* trace = trace_of(lazy);
+  // A 0-d value becomes a NumPy scalar, whose methods are not ndarray's.
+  if (trace->done || trace->region.nodes[node_of(lazy)].shape.empty()) return nullptr;
   return traced_method(name);
 }
 
