@@ -122,10 +122,6 @@ class KernelBuilder {
       cc_.mov(p, x86::ptr(slots, static_cast<int32_t>(8 * i)));
       pointers_.push_back(p);
     }
-    zero_ = cc_.newYmm("zero");
-    cc_.vpxor(zero_, zero_, zero_);
-    ones_ = cc_.newYmm("ones");
-    cc_.vpcmpeqq(ones_, ones_, ones_);
     // Inputs that do not move are loaded once, before the loop.
     for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
       if (broadcast_[i]) {
@@ -139,8 +135,10 @@ class KernelBuilder {
       cc_.vmovdqu(a, x86::ymmword_ptr(acc, static_cast<int32_t>(32 * r)));
       accumulators_.push_back(a);
     }
-    lane_mask_ = cc_.newYmm("lane_mask");
-    cc_.vmovdqu(lane_mask_, x86::ymmword_ptr(mask));
+    if (!group_.reductions.empty()) {
+      lane_mask_ = cc_.newYmm("lane_mask");
+      cc_.vmovdqu(lane_mask_, x86::ymmword_ptr(mask));
+    }
 
     Label loop = cc_.newLabel();
     Label done = cc_.newLabel();
@@ -235,15 +233,33 @@ class KernelBuilder {
     return v;
   }
 
+  const x86::Ymm& zero() {
+    if (!have_zero_) {
+      zero_ = cc_.newYmm("zero");
+      before_loop([&] { cc_.vpxor(zero_, zero_, zero_); });
+      have_zero_ = true;
+    }
+    return zero_;
+  }
+
+  const x86::Ymm& ones() {
+    if (!have_ones_) {
+      ones_ = cc_.newYmm("ones");
+      before_loop([&] { cc_.vpcmpeqq(ones_, ones_, ones_); });
+      have_ones_ = true;
+    }
+    return ones_;
+  }
+
   // A lane mask from a vector of 0/1 (or any) integers: lanes != 0.
   x86::Ymm mask_from_int(const x86::Ymm& v) {
     x86::Ymm m = cc_.newYmm();
     if (wide()) {
-      cc_.vpcmpeqq(m, v, zero_);
+      cc_.vpcmpeqq(m, v, zero());
     } else {
-      cc_.vpcmpeqd(m, v, zero_);
+      cc_.vpcmpeqd(m, v, zero());
     }
-    cc_.vpxor(m, m, ones_);
+    cc_.vpxor(m, m, ones());
     return m;
   }
 
@@ -374,7 +390,7 @@ class KernelBuilder {
         out = {mask_from_int(v.reg), Repr::kMask, DType::kBool};
       } else {
         x86::Ymm m = cc_.newYmm();
-        wide() ? cc_.vcmppd(m, v.reg, zero_, 4) : cc_.vcmpps(m, v.reg, zero_, 4);  // NEQ_UQ
+        wide() ? cc_.vcmppd(m, v.reg, zero(), 4) : cc_.vcmpps(m, v.reg, zero(), 4);  // NEQ_UQ
         out = {m, Repr::kMask, DType::kBool};
       }
       return true;
@@ -485,8 +501,8 @@ class KernelBuilder {
         case Op::logical_and: case Op::bitwise_and: cc_.vpand(r, a.reg, b.reg); break;
         case Op::logical_or: case Op::bitwise_or: cc_.vpor(r, a.reg, b.reg); break;
         case Op::logical_xor: case Op::bitwise_xor: case Op::not_equal: cc_.vpxor(r, a.reg, b.reg); break;
-        case Op::equal: cc_.vpxor(r, a.reg, b.reg); cc_.vpxor(r, r, ones_); break;
-        case Op::logical_not: case Op::invert: cc_.vpxor(r, a.reg, ones_); break;
+        case Op::equal: cc_.vpxor(r, a.reg, b.reg); cc_.vpxor(r, r, ones()); break;
+        case Op::logical_not: case Op::invert: cc_.vpxor(r, a.reg, ones()); break;
         default: return false;
       }
       values_[index] = {r, Repr::kMask, DType::kBool};
@@ -498,7 +514,7 @@ class KernelBuilder {
         w ? cc_.vcmppd(r, a.reg, b.reg, predicate) : cc_.vcmpps(r, a.reg, b.reg, predicate);
         repr = Repr::kMask;
       };
-      x86::Ymm sign = broadcast_constant(-0.0, c);
+      auto sign = [&] { return broadcast_constant(-0.0, c); };
       switch (node.op) {
         case Op::add: w ? cc_.vaddpd(r, a.reg, b.reg) : cc_.vaddps(r, a.reg, b.reg); break;
         case Op::subtract: w ? cc_.vsubpd(r, a.reg, b.reg) : cc_.vsubps(r, a.reg, b.reg); break;
@@ -514,9 +530,9 @@ class KernelBuilder {
           break;
         }
         case Op::sqrt: w ? cc_.vsqrtpd(r, a.reg) : cc_.vsqrtps(r, a.reg); break;
-        case Op::negative: cc_.vxorpd(r, a.reg, sign); break;
+        case Op::negative: cc_.vxorpd(r, a.reg, sign()); break;
         case Op::positive: cc_.vmovapd(r, a.reg); break;
-        case Op::absolute: cc_.vandnpd(r, sign, a.reg); break;
+        case Op::absolute: cc_.vandnpd(r, sign(), a.reg); break;
         case Op::floor: w ? cc_.vroundpd(r, a.reg, 0x9) : cc_.vroundps(r, a.reg, 0x9); break;
         case Op::ceil: w ? cc_.vroundpd(r, a.reg, 0xA) : cc_.vroundps(r, a.reg, 0xA); break;
         case Op::trunc: w ? cc_.vroundpd(r, a.reg, 0xB) : cc_.vroundps(r, a.reg, 0xB); break;
@@ -536,7 +552,7 @@ class KernelBuilder {
         case Op::isinf:
         case Op::isfinite: {
           x86::Ymm magnitude = cc_.newYmm();
-          cc_.vandnpd(magnitude, sign, a.reg);
+          cc_.vandnpd(magnitude, sign(), a.reg);
           x86::Ymm inf = broadcast_constant(std::numeric_limits<double>::infinity(), c);
           const int predicate = node.op == Op::isinf ? 0x00 : 0x11;  // EQ_OQ / LT_OQ
           w ? cc_.vcmppd(r, magnitude, inf, predicate) : cc_.vcmpps(r, magnitude, inf, predicate);
@@ -560,18 +576,18 @@ class KernelBuilder {
       case Op::bitwise_and: cc_.vpand(r, a.reg, b.reg); break;
       case Op::bitwise_or: cc_.vpor(r, a.reg, b.reg); break;
       case Op::bitwise_xor: cc_.vpxor(r, a.reg, b.reg); break;
-      case Op::negative: w ? cc_.vpsubq(r, zero_, a.reg) : cc_.vpsubd(r, zero_, a.reg); break;
+      case Op::negative: w ? cc_.vpsubq(r, zero(), a.reg) : cc_.vpsubd(r, zero(), a.reg); break;
       case Op::positive: cc_.vmovdqa(r, a.reg); break;
       case Op::equal: w ? cc_.vpcmpeqq(r, a.reg, b.reg) : cc_.vpcmpeqd(r, a.reg, b.reg); repr = Repr::kMask; break;
       case Op::not_equal:
         w ? cc_.vpcmpeqq(r, a.reg, b.reg) : cc_.vpcmpeqd(r, a.reg, b.reg);
-        cc_.vpxor(r, r, ones_);
+        cc_.vpxor(r, r, ones());
         repr = Repr::kMask;
         break;
       case Op::greater: gt(a.reg, b.reg); break;
       case Op::less: gt(b.reg, a.reg); break;
-      case Op::less_equal: gt(a.reg, b.reg); cc_.vpxor(r, r, ones_); break;
-      case Op::greater_equal: gt(b.reg, a.reg); cc_.vpxor(r, r, ones_); break;
+      case Op::less_equal: gt(a.reg, b.reg); cc_.vpxor(r, r, ones()); break;
+      case Op::greater_equal: gt(b.reg, a.reg); cc_.vpxor(r, r, ones()); break;
       default: return false;
     }
     values_[index] = {r, repr, repr == Repr::kMask ? DType::kBool : result_type};
@@ -622,7 +638,7 @@ class KernelBuilder {
         return true;
       case Op::all:
         if (!operand(node.inputs[0], DType::kBool, v)) return false;
-        cc_.vpandn(t, lane_mask_, ones_);
+        cc_.vpandn(t, lane_mask_, ones());
         cc_.vpor(t, t, v.reg);
         cc_.vpand(acc, acc, t);
         return true;
@@ -667,7 +683,8 @@ class KernelBuilder {
   x86::Gp vectors_;
   std::vector<x86::Gp> pointers_;
   std::vector<x86::Ymm> accumulators_;
-  x86::Ymm zero_, ones_, lane_mask_;
+  x86::Ymm zero_, ones_, lane_mask_;  // made before the loop on first use (not the mask)
+  bool have_zero_ = false, have_ones_ = false;
   std::map<int, Value> fixed_;   // inputs loaded before the loop
   std::map<int, Value> values_;  // per iteration
   std::vector<int> scalar_ints_;
