@@ -23,8 +23,19 @@ struct alignas(32) Vector {
   unsigned char bytes[32];
 };
 
-// Accumulator vectors, one per reduction.
-using Accumulators = std::vector<Vector>;
+// Accumulator vectors, one per reduction, as the kernel reads and writes
+// them. Integer sums in 32-bit lanes (of 8- and 16-bit data) move their
+// lanes into `carried` after every span, before the lanes could overflow.
+struct Accumulators {
+  std::vector<Vector> vectors;
+  std::vector<std::int64_t> carried;
+  Accumulators() = default;
+  explicit Accumulators(std::size_t n) : vectors(n), carried(n, 0) {}
+  Vector& operator[](std::size_t k) { return vectors[k]; }
+  const Vector& operator[](std::size_t k) const { return vectors[k]; }
+  Vector* data() { return vectors.data(); }
+  std::size_t size() const { return vectors.size(); }
+};
 
 template <typename T>
 void fill_lanes(Vector& v, T value) {
@@ -94,7 +105,13 @@ Partial lanes_of(const Vector& v, const LoopReduction& r, int lane_bytes) {
         std::int64_t s = 0;
         for (int k = 0; k < lanes; ++k) {
           std::int64_t x;
-          std::memcpy(&x, v.bytes + 8 * k, 8);
+          if (wide) {
+            std::memcpy(&x, v.bytes + 8 * k, 8);
+          } else {
+            std::int32_t narrow;
+            std::memcpy(&narrow, v.bytes + 4 * k, 4);
+            x = narrow;
+          }
           s = static_cast<std::int64_t>(static_cast<std::uint64_t>(s) + static_cast<std::uint64_t>(x));
         }
         p.i = s;
@@ -215,6 +232,7 @@ struct Loop {
   // step by their item size along the inner one go through scratch.
   std::vector<std::vector<std::int64_t>> out_strides;
   std::vector<bool> scattered;
+  std::vector<int> narrow_sums;  // integer sums in 32-bit lanes (see Accumulators)
 
   // Runs elements [lo, hi) of the innermost dimension at outer multi-index
   // `index` (shape.size() - 1 entries).
@@ -256,6 +274,14 @@ struct Loop {
       if (scattered[o]) {
         unpack(out_at[o], out_strides[o][rank - 1], s.unpacked[o].data(), n, itemsize(outputs[o].dtype));
       }
+    }
+    for (int k : narrow_sums) {
+      for (int lane = 0; lane < 8; ++lane) {
+        std::int32_t x;
+        std::memcpy(&x, acc[k].bytes + 4 * lane, 4);
+        acc.carried[k] += x;
+      }
+      std::memset(acc[k].bytes, 0, 32);
     }
   }
 
@@ -405,7 +431,10 @@ struct Walker {
 
   // Everything of [lo, lo + n): the sums, and the other reductions from fresh accumulators.
   void run(std::int64_t lo, std::int64_t n, T* sums, const std::vector<LoopReduction>& reductions) {
-    for (std::size_t k = 0; k < reductions.size(); ++k) init_accumulator(acc[k], reductions[k], loop.kernel.lane_bytes);
+    for (std::size_t k = 0; k < reductions.size(); ++k) {
+      init_accumulator(acc[k], reductions[k], loop.kernel.lane_bytes);
+      acc.carried[k] = 0;
+    }
     window_start = window_end = lo;
     limit = lo + n;
     if (loop.ordered) {
@@ -465,7 +494,9 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
       if (ordered_index[k] >= 0) {
         store_sum(sums[ordered_index[k]], reductions[k], count, at);
       } else {
-        store_result(lanes_of(acc[k], reductions[k], loop.kernel.lane_bytes), reductions[k], count, at);
+        Partial p = lanes_of(acc[k], reductions[k], loop.kernel.lane_bytes);
+        p.i += acc.carried[k];
+        store_result(p, reductions[k], count, at);
       }
     }
   };
@@ -520,7 +551,9 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
     init_accumulator(identity, reductions[k], loop.kernel.lane_bytes);
     Partial total = lanes_of(identity, reductions[k], loop.kernel.lane_bytes);
     for (std::size_t p = 0; p < nparts; ++p) {
-      total = combine(total, lanes_of(part_acc[p][k], reductions[k], loop.kernel.lane_bytes), reductions[k],
+      Partial part = lanes_of(part_acc[p][k], reductions[k], loop.kernel.lane_bytes);
+      part.i += part_acc[p].carried[k];
+      total = combine(total, part, reductions[k],
                       loop.kernel.lane_bytes == 8);
     }
     store_result(total, reductions[k], count, reductions[k].data);
@@ -568,9 +601,13 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   const int r = static_cast<int>(shape.size());
   const int reduced = loop_shape.empty() && !reductions.empty() ? 1 : reduced_dims;
   const std::int64_t total = element_count(shape);
-  Loop loop{kernel, shape, inputs, outputs, 0, kernel.lane_bytes, broadcast_inner(inputs), {}, {}, {}, {}};
-  for (const LoopReduction& red : reductions) {
+  Loop loop{kernel, shape, inputs, outputs, 0, kernel.lane_bytes, broadcast_inner(inputs), {}, {}, {}, {}, {}};
+  for (std::size_t k = 0; k < reductions.size(); ++k) {
+    const LoopReduction& red = reductions[k];
     loop.ordered += (red.op == Op::sum || red.op == Op::mean) && is_float(red.compute);
+    if (red.op == Op::sum && !is_float(red.compute) && kernel.lane_bytes == 4) {
+      loop.narrow_sums.push_back(static_cast<int>(k));
+    }
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const std::int64_t inner = inputs[i].strides.back();
@@ -653,7 +690,7 @@ int run_staged(const StagedKernels& kernels, const Shape& shape, const std::vect
     std::vector<LoopOutput> a_out = {{sums.data(), kernels.value, {value_size}}};
     const Shape one_span = {kSpan};
     Loop a{*kernels.accumulate, one_span, a_in, a_out, 0, kernels.accumulate->lane_bytes,
-           broadcast_inner(a_in), {}, {}, {}, {}};
+           broadcast_inner(a_in), {}, {}, {}, {}, {}};
     for (const LoopInput& in : a_in) {
       const std::int64_t inner = in.strides.back();
       a.packed.push_back(inner != 0 && inner != itemsize(in.dtype));
@@ -667,7 +704,7 @@ int run_staged(const StagedKernels& kernels, const Shape& shape, const std::vect
     std::vector<LoopOutput> s_out = {{best.data(), kernels.value, {value_size}},
                                      {best_index.data(), kernels.index, {index_size}}};
     Loop sel{*kernels.select, one_span, s_in, s_out, 0, kernels.select->lane_bytes,
-             broadcast_inner(s_in), {false, false, false, false}, {}, {}, {}};
+             broadcast_inner(s_in), {false, false, false, false}, {}, {}, {}, {}};
     sel.out_strides = {{value_size}, {index_size}};
     sel.scattered = {false, false};
     std::memset(a.all_lanes.bytes, 0xff, 32);

@@ -766,6 +766,10 @@ class X86Backend : public Backend {
           case Op::sum:
             if (is_float(node.compute)) {
               if (!operand_ok(node.inputs[0], node.compute)) return -1;
+            } else if (in.op == Op::input && (itemsize(in.dtype) <= 2 || in.dtype == DType::kBool)) {
+              // 8- and 16-bit data add up in 32-bit lanes, eight at a time
+              // (the driver carries them into int64 before they overflow).
+              if (!want(32) || !operand_ok(node.inputs[0], DType::kInt32)) return -1;
             } else {
               if (!want(64) || !operand_ok(node.inputs[0], DType::kInt64)) return -1;
             }
