@@ -140,6 +140,67 @@ bool errstate_warns(FpCategory category) {
   return seen && seen->warns[static_cast<int>(category)];
 }
 
+namespace {
+
+bool g_noted = false;
+
+PyObject* note_error(PyObject*, PyObject*) {
+  g_noted = true;
+  Py_RETURN_NONE;
+}
+
+// An extobj whose reporting categories are the program's, each 'call'ing
+// note_error; by the mask of categories, made once each.
+PyObject* noting_extobj(const bool reported[4]) {
+  static PyMethodDef note_def = {"npython_note_fp_error", note_error, METH_VARARGS, nullptr};
+  static PyObject* note = PyCFunction_New(&note_def, nullptr);
+  static PyObject* made[16] = {};
+  int mask = 0;
+  for (int c = 0; c < 4; ++c) mask |= reported[c] ? 1 << c : 0;
+  if (made[mask] || !note) return made[mask];
+  PyObject* module = PyImport_ImportModule("numpy._core._ufunc_config");
+  PyObject* make = module ? PyObject_GetAttrString(module, "_make_extobj") : nullptr;
+  const char* names[] = {"divide", "over", "under", "invalid"};
+  PyObject* kwargs = PyDict_New();
+  PyObject* empty = PyTuple_New(0);
+  if (make && kwargs && empty) {
+    for (int c = 0; c < 4; ++c) {
+      PyObject* mode = PyUnicode_FromString(mask & (1 << c) ? "call" : "ignore");
+      if (mode) PyDict_SetItemString(kwargs, names[c], mode);
+      Py_XDECREF(mode);
+    }
+    PyDict_SetItemString(kwargs, "call", note);
+    made[mask] = PyObject_Call(make, empty, kwargs);  // kept for the process
+  }
+  Py_XDECREF(kwargs);
+  Py_XDECREF(empty);
+  Py_XDECREF(make);
+  Py_XDECREF(module);
+  PyErr_Clear();
+  return made[mask];
+}
+
+}  // namespace
+
+FpErrorsNoted::FpErrorsNoted(const bool reported[4]) {
+  PyObject* extobj = noting_extobj(reported);
+  g_noted = false;
+  if (!api().contextvar || !extobj) return;
+  token_ = PyContextVar_Set(api().contextvar, extobj);
+  if (!token_) PyErr_Clear();
+}
+
+FpErrorsNoted::~FpErrorsNoted() {
+  if (!token_) return;
+  PyObject *type, *value, *traceback;  // an error being reported passes through
+  PyErr_Fetch(&type, &value, &traceback);
+  if (PyContextVar_Reset(api().contextvar, token_) < 0) PyErr_Clear();
+  Py_DECREF(token_);
+  PyErr_Restore(type, value, traceback);
+}
+
+bool FpErrorsNoted::noted() const { return g_noted || !token_; }
+
 FpErrorsIgnored::FpErrorsIgnored() {
   if (!api().contextvar) return;
   if (PyContextVar_Get(api().contextvar, nullptr, &program_state_) < 0) {

@@ -20,6 +20,23 @@ bool runtime_warnings_raise();
 // Whether the state in force warns for the category.
 bool errstate_warns(FpCategory category);
 
+// While alive, NumPy reports nothing but notes (in `noted()`) whether any
+// floating-point error happened in a category the program's state reports:
+// for NumPy functions written in Python, whose ufunc calls clear the flags
+// between them.
+class FpErrorsNoted {
+ public:
+  // `reported[c]`: the program's state reports category c.
+  explicit FpErrorsNoted(const bool reported[4]);
+  ~FpErrorsNoted();
+  FpErrorsNoted(const FpErrorsNoted&) = delete;
+  FpErrorsNoted& operator=(const FpErrorsNoted&) = delete;
+  bool noted() const;
+
+ private:
+  PyObject* token_ = nullptr;
+};
+
 // While alive, NumPy ignores floating-point errors; the region runner checks
 // the flags itself and reports them at the line that recorded the op.
 class FpErrorsIgnored {

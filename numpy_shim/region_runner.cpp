@@ -200,7 +200,7 @@ class Runner {
     int flags = 0;
     for (const jit::Step& step : steps) {
       if (step.eager) {
-        if (run_node(step.node, &flags, nullptr) < 0) return -1;
+        if (run_node(step.node, &flags, ignored, false) < 0) return -1;
         continue;
       }
       if (step.staged) {
@@ -208,7 +208,7 @@ class Runner {
         if (status < 0) return -1;
         if (status == 0) {
           for (int m : staged_nodes(step.staged_reduction)) {
-            if (run_node(m, &flags, nullptr) < 0) return -1;
+            if (run_node(m, &flags, ignored, false) < 0) return -1;
           }
         }
         continue;
@@ -217,7 +217,7 @@ class Runner {
       if (status < 0) return -1;
       if (status == 0) {  // not compiled
         for (int m : step.group.members) {
-          if (run_node(m, &flags, nullptr) < 0) return -1;
+          if (run_node(m, &flags, ignored, false) < 0) return -1;
         }
       }
     }
@@ -237,7 +237,7 @@ class Runner {
     std::sort(order.begin(), order.end());
     for (int i : order) Py_CLEAR(trace_.objects[i]);
     for (int i : order) {
-      if (run_node(i, nullptr, &ignored) < 0) return -1;
+      if (run_node(i, nullptr, ignored, true) < 0) return -1;
     }
     return 0;
   }
@@ -308,11 +308,14 @@ class Runner {
     return mask;
   }
 
-  // Runs one node through NumPy. `flags` (first pass): collects the
-  // floating-point flags it raised. `reporting` (second pass): reports them
-  // as eager NumPy would: at the program's line for a ufunc or operator it
-  // called, else by NumPy itself under the program's own error state.
-  int run_node(int index, int* flags, const FpErrorsIgnored* reporting) {
+  // Runs one node through NumPy. A ufunc, operator or C method the program
+  // called runs with errors ignored: `flags` (first pass) collects the flags
+  // it raised, and the second pass (`reporting`) reports them at the
+  // program's line. A NumPy function written in Python (np.linalg.norm,
+  // np.mean) clears the flags between its own ufunc calls: in the first pass
+  // NumPy notes its errors for us, in the second it reports them itself,
+  // under the program's own error state.
+  int run_node(int index, int* flags, const FpErrorsIgnored& ignored, bool reporting) {
     const std::size_t i = static_cast<std::size_t>(index);
     const EagerForm& form = trace_.eager[i];
     std::feclearexcept(FE_ALL_EXCEPT);
@@ -328,19 +331,25 @@ class Runner {
                           : UnaryOp::kInvert;
       value = unary_op_into_temporary(op, trace_.objects[form.arg_nodes[0]]);
     }
+    bool noted = false;
     if (!value && !PyErr_Occurred()) {
-      if (reporting && !form.reports_at_call_site) {
-        FpErrorsIgnored::ProgramState program(*reporting);
+      if (form.reports_at_call_site) {
+        value = compute_eagerly(trace_, index);
+      } else if (reporting) {
+        FpErrorsIgnored::ProgramState program(ignored);
         value = compute_eagerly(trace_, index);
       } else {
+        FpErrorsNoted noting(warns_);
         value = compute_eagerly(trace_, index);
+        noted = noting.noted();
       }
     }
     const int raised = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
     if (!value) return -1;
     trace_.objects[i] = value;
     release_inputs_of(index, i);
-    if (flags) *flags |= raised;
+    if (flags && form.reports_at_call_site) *flags |= raised;
+    if (flags && noted) *flags |= reported_flags();
     if (reporting && raised && form.reports_at_call_site &&
         report_fp_flags(raised, warns_, form.ufunc_name, nodes_[i].site) < 0) {
       return -1;
@@ -375,14 +384,10 @@ class Runner {
     const int offset = static_cast<int>(shape.size()) - rank;
     if (offset < 0) return false;
     // NumPy lays a result out as its inputs are (Fortran order in, Fortran
-    // order out); kernels write C order, so inputs must be in C order.
-    npy_intp previous = NPY_MAX_INTP;
-    for (int d = 0; d < rank; ++d) {
-      const npy_intp step = std::abs(PyArray_STRIDE(a, d));
-      if (PyArray_DIM(a, d) == 1 || step == 0) continue;
-      if (step > previous) c_order_inputs_ = false;
-      previous = step;
-    }
+    // order out, broadcast views in their own order); kernels write C order,
+    // which is NumPy's when every input of two or more dimensions is
+    // C-contiguous.
+    if (rank >= 2 && PyArray_SIZE(a) > 1 && !PyArray_IS_C_CONTIGUOUS(a)) c_order_inputs_ = false;
     for (int d = 0; d < rank; ++d) {
       if (PyArray_DIM(a, d) != 1) in.strides[offset + d] = PyArray_STRIDE(a, d);
     }
@@ -407,7 +412,9 @@ class Runner {
       }
     }
 
-    if (!c_order_inputs_ && group.shape.size() >= 2 && !group.outputs.empty()) {
+    bool layout_matters = group.shape.size() >= 2 && !group.outputs.empty();
+    for (int r : group.reductions) layout_matters = layout_matters || nodes_[r].shape.size() >= 2;
+    if (!c_order_inputs_ && layout_matters) {
       release();
       return 0;
     }

@@ -26,6 +26,8 @@ struct EagerForm {
   // A ufunc or operator called straight from the program: NumPy reports its
   // floating-point errors at the program's line, named after `ufunc_name`.
   bool reports_at_call_site = false;
+  // Eager NumPy gives a NumPy scalar (not an array) for this node.
+  bool gives_scalar = false;
   const char* ufunc_name = "";
 };
 

@@ -62,6 +62,7 @@ enum class Weak { kNone, kBool, kInt, kFloat };
 struct Operand {
   PyObject* object = nullptr;  // borrowed: the lazy value, array or scalar
   bool lazy = false;           // a pending node of the open trace
+  bool numpy_scalar = false;   // eager NumPy has a NumPy scalar here (scalar math)
   Weak weak = Weak::kNone;
   DType dtype = DType::kFloat64;
   Shape shape;
@@ -82,6 +83,7 @@ bool classify(PyObject* o, Operand& out) {
     if (trace->done || trace != pending_trace()) return false;
     const jit::Node& node = trace->region.nodes[node_of(o)];
     out.lazy = true;
+    out.numpy_scalar = trace->eager[node_of(o)].gives_scalar;
     out.dtype = node.dtype;
     out.shape = node.shape;
     out.size = jit::element_count(node.shape);
@@ -124,6 +126,7 @@ bool classify(PyObject* o, Operand& out) {
     return true;
   }
   if (PyArray_IsScalar(o, Generic)) {
+    out.numpy_scalar = true;
     PyArray_Descr* descr = PyArray_DescrFromScalar(o);
     if (!descr) {
       PyErr_Clear();
@@ -271,6 +274,8 @@ int input_node(Trace& trace, const Operand& o) {
 }
 
 int add_node(Trace& trace, jit::Node node, EagerForm form, const Location& where) {
+  const jit::OpKind kind = jit::op_info(node.op).kind;
+  form.gives_scalar = node.shape.empty() && kind != jit::OpKind::kCast && kind != jit::OpKind::kWhere;
   node.site = site_of(where);
   const int index = trace.region.add(std::move(node));
   trace.eager.push_back(std::move(form));
@@ -316,6 +321,22 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
   // Integers to negative powers raise, depending on the data: NumPy must
   // see them at the line itself.
   if (op == Op::power && !jit::is_float(compute)) return nullptr;
+  // NumPy scalars with NumPy scalars (or Python numbers) take NumPy's
+  // scalar math: its integer overflow warns, which no flag shows, and its
+  // messages name "scalar <op>".
+  bool scalar_math = form.kind != EagerForm::Kind::kCall;  // operators only: a ufunc call is array math
+  for (int i = 0; i < n; ++i) {
+    scalar_math = scalar_math && (operands[i]->weak != Weak::kNone || operands[i]->numpy_scalar);
+  }
+  static std::string scalar_names[256];
+  if (scalar_math) {
+    const bool quiet = jit::is_float(compute) || compute == DType::kBool || result == DType::kBool ||
+                       op == Op::bitwise_and || op == Op::bitwise_or || op == Op::bitwise_xor;
+    if (!quiet) return nullptr;
+    std::string& name = scalar_names[static_cast<int>(op)];
+    if (name.empty()) name = std::string("scalar ") + jit::op_info(op).name;
+    form.ufunc_name = name.c_str();
+  }
   if (in_place_target && (result != operands[0]->dtype || shape != operands[0]->shape)) return nullptr;
   std::shared_ptr<Trace> trace = open_trace();
   if (trace->region.nodes.size() > kMaxRegionNodes) {

@@ -270,9 +270,15 @@ class KernelBuilder {
     if (node.is_scalar_constant) {
       // Python numbers arrive as a double (float) or an int64 (int, bool);
       // they are converted where used.
-      if (node.dtype == DType::kFloat64) {
+      if (node.dtype == DType::kFloat64 && wide()) {
         cc_.vbroadcastsd(v, x86::qword_ptr(p));
         out = {v, Repr::kFloat, DType::kFloat64};
+      } else if (node.dtype == DType::kFloat64) {
+        // In 32-bit lanes a Python float is a float32 (NEP 50).
+        cc_.vxorps(v.xmm(), v.xmm(), v.xmm());
+        cc_.vcvtsd2ss(v.xmm(), v.xmm(), x86::qword_ptr(p));
+        cc_.vbroadcastss(v, v.xmm());
+        out = {v, Repr::kFloat, DType::kFloat32};
       } else {
         // Little-endian: an int32 lane reads the low half (the value fits).
         wide() ? cc_.vpbroadcastq(v, x86::qword_ptr(p)) : cc_.vpbroadcastd(v, x86::dword_ptr(p));
@@ -431,18 +437,6 @@ class KernelBuilder {
       } else {
         return false;
       }
-      out = {r, Repr::kFloat, to};
-      return true;
-    }
-    if (v.repr == Repr::kFloat && v.dtype == DType::kFloat64 && to == DType::kFloat32) {
-      // Only a Python float constant (a double broadcast) meets this.
-      x86::Ymm r = cc_.newYmm();
-      const x86::Gp& p = pointers_[slot_of_input(node)];
-      before_loop([&] {
-        cc_.vxorps(r.xmm(), r.xmm(), r.xmm());
-        cc_.vcvtsd2ss(r.xmm(), r.xmm(), x86::qword_ptr(p));
-        cc_.vbroadcastss(r, r.xmm());
-      });
       out = {r, Repr::kFloat, to};
       return true;
     }
