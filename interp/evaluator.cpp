@@ -1009,6 +1009,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(RETURN_VALUE) {
+        // A frame object keeps the locals once the frame returns: none of
+        // them may be lazy then.
+        if (numpy_shim::g_live_lazies && npy_frame_has_frame_object(frame)) {
+          MATERIALIZE_FRAMES(k_returned, nullptr);
+        }
         if (numpy_shim::is_lazy(TOP()) && !active.returns_to_evaluator()) {
           PyObject* value = numpy_shim::materialize(TOP(), numpy_shim::Reason::k_returned, LOCATION(), nullptr);
           if (!value) goto error;

@@ -65,6 +65,8 @@ void npy_leave_recursive_call(PyThreadState *tstate) { _Py_LeaveRecursiveCallTst
 
 int npy_frame_is_incomplete(npy_frame *frame) { return _PyFrame_IsIncomplete(frame); }
 
+int npy_frame_has_frame_object(npy_frame *frame) { return frame->frame_obj != NULL; }
+
 int npy_frame_owned_by_generator(npy_frame *frame) {
   return frame->owner == FRAME_OWNED_BY_GENERATOR;
 }

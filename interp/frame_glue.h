@@ -37,6 +37,10 @@ void npy_frame_leave(PyThreadState *tstate, _PyCFrame *cframe);
  * CPython shows no traceback entry for it yet. */
 int npy_frame_is_incomplete(npy_frame *frame);
 
+/* Whether a frame object (sys._getframe(), a traceback) refers to the frame:
+ * it keeps the frame's locals after the frame returns. */
+int npy_frame_has_frame_object(npy_frame *frame);
+
 /* Whether the frame belongs to a generator, coroutine or async generator. */
 int npy_frame_owned_by_generator(npy_frame *frame);
 

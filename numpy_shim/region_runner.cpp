@@ -12,6 +12,7 @@
 #include "common/stats.h"
 #include "jit/trace_log.h"
 #include "numpy_shim/errstate.h"
+#include "numpy_shim/output_memory.h"
 #include "numpy_shim/sites.h"
 #include "numpy_shim/temporary_elision.h"
 #include "jit/backend.h"
@@ -270,7 +271,11 @@ class Runner {
     const jit::StagedKernels kernels = jit::compile_staged(backend, trace_.region, staged, moves);
     const jit::Node& outer = nodes_[staged.outer];
     std::vector<npy_intp> dims(outer.shape.begin(), outer.shape.end());
-    PyObject* result = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), NPY_LONG);
+    PyObject* result = nullptr;
+    {
+      PooledOutputs pooled;
+      result = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), NPY_LONG);
+    }
     if (!result) {
       release();
       return -1;
@@ -421,6 +426,7 @@ class Runner {
     std::vector<PyObject*> made;  // owned: outputs then reductions
     auto new_array = [&](const jit::Shape& shape, jit::DType dtype) -> PyObject* {
       std::vector<npy_intp> dims(shape.begin(), shape.end());
+      PooledOutputs pooled;
       PyObject* a = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(dtype));
       if (a) made.push_back(a);
       return a;
