@@ -455,12 +455,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
               DISPATCH();
             }
             if (PyErr_Occurred()) goto error;
-            // Not traced: lazy operands are computed, and an in-place
-            // operator must not write what a pending region reads.
-            if (numpy_shim::g_live_lazies &&
-                (numpy_shim::is_lazy(left) || numpy_shim::is_lazy(right) || oparg >= NB_INPLACE_ADD)) {
-              MATERIALIZE_FRAMES(k_operation, "operator");
-            }
+            // Not traced: lazy operands are computed, an in-place operator
+            // must not write what a pending region reads, and what NumPy
+            // warns of here must come after the pending region's warnings.
+            if (numpy_shim::g_live_lazies) MATERIALIZE_FRAMES(k_operation, "operator");
           }
         }
         PyObject* rhs = POP();
@@ -919,7 +917,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             bool lazy_args = false;
             for (int i = 0; i < total_args; ++i) lazy_args = lazy_args || numpy_shim::is_lazy(args[i]);
             if (lazy_args || !(call_leaves_lazies_alone(callable) ||
-                                      numpy_shim::numpy_call_writes_no_array(callable, kwnames))) {
+                                      numpy_shim::numpy_call_is_quiet(callable, kwnames))) {
               const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);
               if (fallback) numpy_shim::note_fallback(callable, LOCATION());
               if (fallback) {

@@ -67,16 +67,6 @@ PyObject* call_binary_operator(int nb_op, PyObject* a, PyObject* b) {
     case NB_AND: return PyNumber_And(a, b);
     case NB_OR: return PyNumber_Or(a, b);
     case NB_XOR: return PyNumber_Xor(a, b);
-    case NB_INPLACE_ADD: return PyNumber_InPlaceAdd(a, b);
-    case NB_INPLACE_SUBTRACT: return PyNumber_InPlaceSubtract(a, b);
-    case NB_INPLACE_MULTIPLY: return PyNumber_InPlaceMultiply(a, b);
-    case NB_INPLACE_TRUE_DIVIDE: return PyNumber_InPlaceTrueDivide(a, b);
-    case NB_INPLACE_FLOOR_DIVIDE: return PyNumber_InPlaceFloorDivide(a, b);
-    case NB_INPLACE_REMAINDER: return PyNumber_InPlaceRemainder(a, b);
-    case NB_INPLACE_POWER: return PyNumber_InPlacePower(a, b, Py_None);
-    case NB_INPLACE_AND: return PyNumber_InPlaceAnd(a, b);
-    case NB_INPLACE_OR: return PyNumber_InPlaceOr(a, b);
-    case NB_INPLACE_XOR: return PyNumber_InPlaceXor(a, b);
     default:
       PyErr_SetString(PyExc_SystemError, "npython: operator not in the region vocabulary");
       return nullptr;
@@ -103,8 +93,12 @@ PyObject* compute_eagerly(Trace& trace, int index) {
       return result;
     }
     case EagerForm::Kind::kBinaryOperator:
-    case EagerForm::Kind::kInPlaceOperator:
       return call_binary_operator(form.operator_code, args[0], args[1]);
+    case EagerForm::Kind::kInPlaceOperator:
+      // Out of place: the lazy value (every alias of it) takes the result,
+      // and the old value, which other pending values may still read,
+      // stays as it was. The dtype is the target's (checked when recorded).
+      return call_binary_operator(form.operator_code - NB_INPLACE_ADD, args[0], args[1]);
     case EagerForm::Kind::kCompare:
       return PyObject_RichCompare(args[0], args[1], form.operator_code);
     case EagerForm::Kind::kUnaryOperator:
@@ -182,14 +176,7 @@ std::vector<bool> needed_nodes(const Trace& trace) {
 // for nodes that run through NumPy.
 class Runner {
  public:
-  Runner(Trace& trace, const std::vector<bool>& needed) : trace_(trace), nodes_(trace.region.nodes) {
-    last_use_.assign(nodes_.size(), 0);
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      if (!needed[i]) continue;
-      for (int input : nodes_[i].inputs) {
-        if (input >= 0) last_use_[input] = i;
-      }
-    }
+  explicit Runner(Trace& trace) : trace_(trace), nodes_(trace.region.nodes) {
     for (int c = 0; c < 4; ++c) warns_[c] = errstate_warns(static_cast<FpCategory>(c));
   }
 
@@ -198,6 +185,17 @@ class Runner {
   // in the program's order, reporting as eager NumPy does.
   int run(const std::vector<jit::Step>& steps, jit::Backend* backend) {
     FpErrorsIgnored ignored;
+    std::vector<std::vector<int>> sequence;  // what each step computes, in the steps' order
+    for (const jit::Step& step : steps) {
+      if (step.eager) {
+        sequence.push_back({step.node});
+      } else if (step.staged) {
+        sequence.push_back(staged_nodes(step.staged_reduction));
+      } else {
+        sequence.push_back(step.group.members);
+      }
+    }
+    order_by(sequence);
     int flags = 0;
     for (const jit::Step& step : steps) {
       if (step.eager) {
@@ -237,6 +235,9 @@ class Runner {
     }
     std::sort(order.begin(), order.end());
     for (int i : order) Py_CLEAR(trace_.objects[i]);
+    sequence.clear();
+    for (int i : order) sequence.push_back({i});
+    order_by(sequence);
     for (int i : order) {
       if (run_node(i, nullptr, ignored, true) < 0) return -1;
     }
@@ -244,6 +245,21 @@ class Runner {
   }
 
  private:
+  // Positions in the order nodes run (steps may run a node recorded later
+  // before one recorded earlier), and the last position reading each node.
+  void order_by(const std::vector<std::vector<int>>& sequence) {
+    position_.assign(nodes_.size(), 0);
+    last_use_.assign(nodes_.size(), 0);
+    for (std::size_t p = 0; p < sequence.size(); ++p) {
+      for (int node : sequence[p]) {
+        position_[node] = p;
+        for (int input : nodes_[node].inputs) {
+          if (input >= 0) last_use_[input] = std::max(last_use_[input], p);
+        }
+      }
+    }
+  }
+
   static std::vector<int> staged_nodes(const jit::StagedReduction& staged) {
     std::vector<int> nodes = staged.loop.members;
     nodes.push_back(staged.inner);
@@ -291,7 +307,7 @@ class Runner {
     trace_.objects[staged.outer] = result;
     static Counter& staged_runs = counter("jit.staged_reduction_runs");
     staged_runs.add();
-    for (int m : staged_nodes(staged)) release_inputs_of(m, static_cast<std::size_t>(staged.outer));
+    for (int m : staged_nodes(staged)) release_inputs_of(m, position_[staged.outer]);
     return 1;
   }
 
@@ -322,14 +338,15 @@ class Runner {
   // under the program's own error state.
   int run_node(int index, int* flags, const FpErrorsIgnored& ignored, bool reporting) {
     const std::size_t i = static_cast<std::size_t>(index);
+    const std::size_t at = position_[i];
     const EagerForm& form = trace_.eager[i];
     std::feclearexcept(FE_ALL_EXCEPT);
     PyObject* value = nullptr;
     if (form.kind == EagerForm::Kind::kBinaryOperator &&
-        (is_dead_temporary(form.arg_nodes[0], i) || is_dead_temporary(form.arg_nodes[1], i))) {
+        (is_dead_temporary(form.arg_nodes[0], at) || is_dead_temporary(form.arg_nodes[1], at))) {
       value = binary_op_into_temporary(form.operator_code, trace_.objects[form.arg_nodes[0]],
                                        trace_.objects[form.arg_nodes[1]]);
-    } else if (form.kind == EagerForm::Kind::kUnaryOperator && is_dead_temporary(form.arg_nodes[0], i) &&
+    } else if (form.kind == EagerForm::Kind::kUnaryOperator && is_dead_temporary(form.arg_nodes[0], at) &&
                static_cast<UnaryOperator>(form.operator_code) != UnaryOperator::kPositive) {
       const auto op = static_cast<UnaryOperator>(form.operator_code) == UnaryOperator::kNegative
                           ? UnaryOp::kNegative
@@ -352,7 +369,7 @@ class Runner {
     const int raised = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
     if (!value) return -1;
     trace_.objects[i] = value;
-    release_inputs_of(index, i);
+    release_inputs_of(index, at);
     if (flags && form.reports_at_call_site) *flags |= raised;
     if (flags && noted) *flags |= reported_flags();
     if (reporting && raised && form.reports_at_call_site &&
@@ -478,13 +495,13 @@ class Runner {
     for (int r : group.reductions) assign(r);
     static Counter& kernel_runs = counter("jit.kernel_runs");
     kernel_runs.add();
-    const std::size_t last = static_cast<std::size_t>(group.members.back());
-    for (int m : group.members) release_inputs_of(m, last);
+    for (int m : group.members) release_inputs_of(m, position_[group.members.back()]);
     return 1;
   }
 
   Trace& trace_;
   const std::vector<jit::Node>& nodes_;
+  std::vector<std::size_t> position_;
   std::vector<std::size_t> last_use_;
   bool warns_[4];
   bool c_order_inputs_ = true;
@@ -506,7 +523,7 @@ int run_steps(Trace& trace, const std::vector<bool>& needed, const std::vector<b
       steps.push_back(std::move(step));
     }
   }
-  Runner runner(trace, needed);
+  Runner runner(trace);
   return runner.run(steps, backend);
 }
 

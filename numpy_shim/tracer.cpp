@@ -316,7 +316,14 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
     result = r.result;
   }
   for (int i = 0; i < n; ++i) {
-    if (!weak_int_fits(*operands[i], op == Op::where ? result : compute)) return nullptr;
+    const DType as = op == Op::where ? result : compute;
+    if (!weak_int_fits(*operands[i], as)) return nullptr;
+    // A Python float beyond float32's range overflows as NumPy casts it,
+    // which NumPy reports at the line itself.
+    if (operands[i]->weak == Weak::kFloat && as == DType::kFloat32) {
+      const double v = PyFloat_AS_DOUBLE(operands[i]->object);
+      if (std::isfinite(v) && std::fabs(v) > 3.4028234663852886e38) return nullptr;
+    }
   }
   // Integers to negative powers raise, depending on the data: NumPy must
   // see them at the line itself.

@@ -130,47 +130,37 @@ bool is_numpy_callable(PyObject* callable) {
   return numpy;
 }
 
-bool numpy_call_writes_no_array(PyObject* callable, PyObject* kwnames) {
+bool numpy_call_is_quiet(PyObject* callable, PyObject* kwnames) {
   if (kwnames) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); ++i) {
       if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "out") == 0) return false;
     }
   }
-  const Tables& t = tables();
-  if (reinterpret_cast<PyObject*>(Py_TYPE(callable)) == t.ufunc_type) return true;
+  // Reading only, and warning never: shapes, views, copies, new arrays.
+  static const char* const kQuiet[] = {
+      "reshape", "ravel", "flatten", "transpose", "swapaxes", "copy", "view", "squeeze",
+      "tolist", "item", "nonzero", "diagonal", "repeat", "take", "tobytes", "__len__",
+      "array", "asarray", "asanyarray", "ascontiguousarray", "zeros", "ones", "empty", "full",
+      "zeros_like", "ones_like", "empty_like", "full_like", "arange", "expand_dims",
+      "broadcast_to", "concatenate", "stack", "vstack", "hstack", "shape", "ndim", "size",
+      "result_type"};
+  const char* name = nullptr;
+  PyObject* name_object = nullptr;
   if (Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
-    static const char* const kReadOnlyMethods[] = {
-        "reshape", "ravel", "flatten", "transpose", "swapaxes", "copy", "view", "squeeze",
-        "astype", "tolist", "item", "sum", "prod", "min", "max", "mean", "std", "var", "argmin",
-        "argmax", "any", "all", "cumsum", "cumprod", "dot", "round", "clip", "nonzero",
-        "searchsorted", "diagonal", "repeat", "take", "conj", "conjugate", "tobytes", "__len__"};
     if (std::strncmp(PyDescr_TYPE(callable)->tp_name, "numpy.", 6) != 0) return false;
-    const char* name = PyUnicode_AsUTF8(PyDescr_NAME(callable));
-    if (!name) {
-      PyErr_Clear();
-      return false;
-    }
-    for (const char* m : kReadOnlyMethods) {
-      if (std::strcmp(name, m) == 0) return true;
-    }
-    return false;
+    name = PyUnicode_AsUTF8(PyDescr_NAME(callable));
+  } else if (PyFunction_Check(callable) ||
+             (PyCFunction_Check(callable) &&
+              (!PyCFunction_GET_SELF(callable) || PyModule_Check(PyCFunction_GET_SELF(callable))))) {
+    if (!is_numpy_callable(callable)) return false;
+    name_object = PyObject_GetAttrString(callable, "__name__");
+    name = name_object && PyUnicode_Check(name_object) ? PyUnicode_AsUTF8(name_object) : nullptr;
   }
-  if (!PyFunction_Check(callable) && !PyCFunction_Check(callable)) return false;
-  if (PyCFunction_Check(callable) && PyCFunction_GET_SELF(callable) &&
-      !PyModule_Check(PyCFunction_GET_SELF(callable))) {
-    return false;  // a bound method such as np.add.at
-  }
-  if (!is_numpy_callable(callable)) return false;
-  PyObject* name_object = PyObject_GetAttrString(callable, "__name__");
-  const char* name = name_object && PyUnicode_Check(name_object) ? PyUnicode_AsUTF8(name_object) : nullptr;
-  bool writes = !name;
-  static const char* const kWriters[] = {"copyto", "put", "place", "putmask", "put_along_axis",
-                                         "fill_diagonal", "shuffle", "seterr", "setbufsize",
-                                         "seterrcall", "errstate"};
-  for (const char* w : kWriters) writes = writes || (name && std::strcmp(name, w) == 0);
+  bool quiet = false;
+  for (const char* q : kQuiet) quiet = quiet || (name && std::strcmp(name, q) == 0);
   Py_XDECREF(name_object);
   PyErr_Clear();
-  return !writes;
+  return quiet;
 }
 
 PyObject* ufunc_of(jit::Op op) { return tables().ufuncs[static_cast<int>(op)]; }

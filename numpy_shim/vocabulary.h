@@ -34,8 +34,9 @@ bool is_numpy_callable(PyObject* callable);
 
 // Whether a call to this NumPy callable, with no lazy argument, can be made
 // while a region is pending: it writes into no existing array (no `out=`,
-// nothing like np.copyto or ndarray.fill), so what the region reads stays.
-bool numpy_call_writes_no_array(PyObject* callable, PyObject* kwnames);
+// nothing like np.copyto or ndarray.fill), so what the region reads stays,
+// and it never warns, so warnings keep the program's order.
+bool numpy_call_is_quiet(PyObject* callable, PyObject* kwnames);
 
 // The ufunc of a region op (borrowed), or nullptr when it has none.
 PyObject* ufunc_of(jit::Op op);

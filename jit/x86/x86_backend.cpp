@@ -42,7 +42,8 @@ bool converts(DType from, DType to, bool memory, bool scalar) {
   if (from == DType::kBool || to == DType::kBool) return true;
   if (scalar) return is_float(to) || is_int(to);
   if (is_int(from) && is_int(to)) return memory && lane_bits(to) != 0 && itemsize(from) <= itemsize(to);
-  if (is_int(from) && is_float(to)) return lane_bits(from) == 32 && to == DType::kFloat32;
+  // vcvtdq2ps reads signed lanes: int32 only.
+  if (is_int(from) && is_float(to)) return from == DType::kInt32 && to == DType::kFloat32;
   return false;
 }
 

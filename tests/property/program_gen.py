@@ -19,16 +19,42 @@ saying how its values are compared (see `check_values` in the test):
   sum:N:K       float sum over N elements (each within K ulps of exact) within
   mean:N:K      (N + 2) eps * scale + 2 K eps * scale, where scale is the sum
                 (mean) of |x| over the same axes, which the program also returns
+                (a float16 sum: eps of float32, NumPy's accumulator, plus 2
+                ulps of float16)
   prod:N:K      within 2 (N + 2 + N K) eps relative
   norm:N:K      within 2 (N + 2 + 2 K) eps relative
-  approx        any other float result (a cancellation or a discontinuity
-                after an inexact operation): rtol and atol of ~sqrt(eps)
+  approx:B      any other float result computed from inexact values (after
+                a cancellation, say): rtol 1e-2 / 1e-4 / 1e-10 for B = 2 / 4 /
+                8, the size of the least precise float type the error comes
+                from, plus the same times the largest magnitude in the result
+                as atol
+  unchecked     floats that sin, cos, ** or // and % make of inexact values
+                (which can enlarge an ulp of error without bound): only the
+                type, dtype, shape and layout are compared
+  a trailing ~  the value depends on an inexact one through a discontinuity
+                (a comparison, a conversion to integer, floor, //, argmax,
+                where's condition...); it is compared by the rule before the
+                ~ as if the discontinuity kept the value exact (integer and
+                boolean results are compared bitwise, as asked), which an
+                implementation within the tolerances above may not, where an
+                inexact value lies within its tolerance of the discontinuity:
+                the failure message says so
 
+The data come from the seed in the program's text, so the text fixes them.
 Which operations a program contains, its shapes and dtypes, are decided here
 with Hypothesis; to know the dtype and shape of every intermediate value (for
 axes and tags) and whether an operation raises, each operation is first run
-on stand-in arrays of the right dtype and shape.
+on stand-in arrays of the right dtype and shape (an operation that raises is
+kept, sometimes, as the program's last: it must raise the same under npython).
+About 60% of the programs have an input of 16384 elements or more (npython
+traces operations on those), some beyond 32768 (where its kernels use several
+threads); the others are small (down to 0-d and empty). The programs run
+under np.errstate(all='ignore') (70%), with NumPy's default error handling
+(20%: RuntimeWarnings go to stderr), or with np.errstate(all='ignore') inside
+the function and the results looked at outside it (10%); 15% call the
+function twice.
 """
+import functools
 import math
 import re
 import warnings
@@ -60,6 +86,14 @@ EXACT_OPS = {"add", "subtract", "multiply", "divide", "negative", "positive", "a
              "where", "astype", "min", "max", "floor_divide", "remainder"}
 ULP_OPS = {"exp", "log", "sin", "cos", "tanh", "arctan2", "power"}
 SUM_OPS = {"sum", "prod", "mean", "norm"}
+# Operations that can enlarge an error of their operands without bound (sin
+# and cos of a large argument, x ** y, the quotient of // and %): what they
+# make of an inexact value is not compared.
+AMPLIFYING_OPS = {"sin", "cos", "power", "floor_divide", "remainder"}
+DISCONTINUOUS_OPS = {"floor", "ceil", "trunc", "rint", "floor_divide", "remainder", "less",
+                     "less_equal", "equal", "not_equal", "greater", "greater_equal", "isnan",
+                     "isfinite", "argmin", "argmax", "any", "all", "logical_and", "logical_not",
+                     "bitwise_and", "bitwise_or", "bitwise_xor", "invert"}
 
 # Python and NumPy scalars as operands (text as written in the program).
 PY_INT_SCALARS = ["0", "1", "2", "3", "-1", "-3", "7", "100", "255", "300", "-129", "65536",
@@ -73,8 +107,11 @@ NP_SCALARS = ["np.int8(-3)", "np.uint8(200)", "np.int16(1000)", "np.uint16(7)", 
 
 NAME = re.compile(r"\b[at]\d+\b")
 
+# Big enough for npython to trace them (16384+ elements), some beyond 32768
+# (where its kernels start using several threads).
 BIG_SHAPES = [(200, 150), (150, 200), (24000,), (20000,), (30, 40, 20), (2, 100, 120),
-              (128, 160), (25, 30, 30), (160, 1, 128)]
+              (128, 160), (25, 30, 30), (160, 1, 128), (300, 200), (50000,), (40, 40, 40),
+              (256, 1, 300)]
 
 
 @dataclass
@@ -92,7 +129,7 @@ class Node:
     name: str
     lines: list      # source lines (one, or two for an in-place operator)
     op: str          # semantic operation name
-    bound: tuple     # ("E",) | ("R", k) | ("S", kind, n, k) | ("A",)
+    bound: tuple     # see combine_bound
     dtype: str = ""
     shape: tuple = ()
     fails: bool = False
@@ -194,15 +231,27 @@ def convert_ulps(k, from_dtype, to_dtype):
 
 
 def combine_bound(op, operands, out_dtype, reduced=1):
-    """Error bound of an operation's result from its operands' bounds.
+    """Error bound of an operation's result from its operands' bounds:
+    ("E",) exact, ("R", k, b) within k ulps of out_dtype, ("S", op, n, k) a
+    float sum, ("A", b) approximate, ("U",) unbounded; b is the size of the
+    least precise float type the error comes from.
     operands: list of (bound, dtype) of the value operands."""
     if not is_float(out_dtype):
         return ("E",)
     bounds = [b for b, _ in operands]
+    inexact = any(b[0] != "E" for b in bounds)
+    if any(b[0] == "U" for b in bounds):
+        return ("U",)
+    if inexact and op in ("floor", "ceil", "trunc", "rint"):
+        return ("E",)  # equal unless a value lies near an integer: see tainted()
+    if inexact and op in AMPLIFYING_OPS:
+        return ("U",)
+    origin = min([np.dtype(out_dtype).itemsize] +
+                 [np.dtype(dt).itemsize for b, dt in operands if b[0] != "E" and is_float(dt)] +
+                 [b[2] for b in bounds if b[0] == "R"] + [b[1] for b in bounds if b[0] == "A"])
+    approx = ("A", origin)
     if any(b[0] in ("A", "S") for b in bounds):
-        if op in ("negative", "absolute", "positive") and bounds[0][0] == "S":
-            return ("A",)
-        return ("A",)
+        return approx
     ks = [convert_ulps(b[1], dt, out_dtype) if b[0] == "R" else 0 for b, dt in operands]
     inexact = any(b[0] == "R" for b in bounds)
     if op in SUM_OPS:
@@ -211,35 +260,54 @@ def combine_bound(op, operands, out_dtype, reduced=1):
         return ("S", kind, reduced, k)
     if op in ULP_OPS:
         if not inexact:
-            return ("R", 4)
+            return ("R", 4, origin)
         if op == "tanh":
-            return ("R", ks[0] + 4)
-        return ("A",)
+            return ("R", ks[0] + 4, origin)
+        return approx
     if not inexact:
         return ("E",)
     if op in ("multiply", "divide"):
-        return ("R", sum(ks) + 1)
+        return ("R", sum(ks) + 1, origin)
     if op == "sqrt":
-        return ("R", ks[0] + 1)
+        return ("R", ks[0] + 1, origin)
     if op == "square":
-        return ("R", 2 * ks[0] + 1)
+        return ("R", 2 * ks[0] + 1, origin)
     if op in ("negative", "absolute", "positive", "min", "max"):
-        return ("R", ks[0])
+        return ("R", ks[0], origin)
     if op in ("minimum", "maximum", "fmin", "fmax", "where"):
-        return ("R", max(ks))
+        return ("R", max(ks), origin)
     if op == "astype":
-        return ("R", ks[0] + 1)
-    return ("A",)
+        return ("R", ks[0] + 1, origin)
+    return approx
 
 
-def tag_of(bound):
+def tainted(op, operands, out_dtype, condition=None):
+    """Whether a value depends on an inexact one through a discontinuity (a
+    comparison, a conversion to integer, floor, //, argmax, ...), so that an
+    implementation within the tolerances can still differ from NumPy where an
+    inexact value lies within its tolerance of the discontinuity.
+    operands, condition: (bound, dtype, tainted) of the operands."""
+    every = list(operands) + ([condition] if condition is not None else [])
+    if any(t for _, _, t in every):
+        return True
+    if condition is not None and condition[0][0] != "E":
+        return True
+    inexact = any(bd[0] != "E" for bd, _, _ in operands)
+    return inexact and (op in DISCONTINUOUS_OPS or not is_float(out_dtype))
+
+
+def tag_of(bound, taint=False):
     if bound[0] == "E":
-        return "bits"
-    if bound[0] == "R":
-        return f"ulp:{max(bound[1], 1)}"
-    if bound[0] == "S":
-        return f"{bound[1]}:{bound[2]}:{bound[3]}"
-    return "approx"
+        tag = "bits"
+    elif bound[0] == "R":
+        tag = f"ulp:{max(bound[1], 1)}"
+    elif bound[0] == "S":
+        tag = f"{bound[1]}:{bound[2]}:{bound[3]}"
+    elif bound[0] == "A":
+        tag = f"approx:{bound[1]}"
+    else:
+        tag = "unchecked"
+    return tag + ("~" if taint else "")
 
 
 def _quiet_eval(expr, env):
@@ -254,49 +322,62 @@ def _quiet_exec(code, env):
         exec(code, {"np": np}, env)  # noqa: S102 - our own generated text
 
 
+@functools.lru_cache(maxsize=None)
+def _integers(lo, hi):
+    return st.integers(lo, hi)
+
+
+@functools.lru_cache(maxsize=None)
+def _sampled_from(items):
+    return st.sampled_from(items)
+
+
 class _Builder:
     def __init__(self, draw):
         self.draw = draw
 
     def chance(self, percent):
-        return self.draw(st.integers(0, 99)) < percent
+        return self.draw(_integers(0, 99)) < percent
 
     def pick(self, items):
-        return self.draw(st.sampled_from(items))
+        return self.draw(_sampled_from(tuple(items)))
+
+    def integer(self, lo, hi):
+        return self.draw(_integers(lo, hi))
 
     # ---- inputs ----
 
     def full_shape(self):
-        if self.chance(40):
+        if self.chance(60):
             self.big = True
             if self.chance(50):
                 return self.pick(BIG_SHAPES)
-            rank = self.draw(st.integers(1, 3))
+            rank = self.integer(1, 3)
             if rank == 1:
-                return (self.draw(st.integers(16384, 40000)),)
+                return (self.integer(16384, 70000),)
             if rank == 2:
-                a = self.draw(st.integers(90, 260))
-                return (a, -(-20000 // a) + self.draw(st.integers(0, 40)))
-            a = self.draw(st.integers(2, 30))
-            b = self.draw(st.integers(10, 60))
-            return (a, b, -(-20000 // (a * b)) + self.draw(st.integers(0, 5)))
+                a = self.integer(90, 300)
+                return (a, -(-20000 // a) + self.integer(0, 150))
+            a = self.integer(2, 30)
+            b = self.integer(10, 60)
+            return (a, b, -(-20000 // (a * b)) + self.integer(0, 30))
         self.big = False
-        rank = self.draw(st.integers(0, 3))
+        rank = self.integer(0, 3)
         dims = [self.pick([1, 2, 3, 4, 5, 6, 7]) for _ in range(rank)]
         if rank and self.chance(8):
-            dims[self.draw(st.integers(0, rank - 1))] = 0
+            dims[self.integer(0, rank - 1)] = 0
         return tuple(dims)
 
     def input_shape(self, full, first):
         if first and self.big:
             return full
-        rank = len(full) if self.chance(60) else self.draw(st.integers(0, len(full)))
+        rank = len(full) if self.chance(60) else self.integer(0, len(full))
         dims = list(full[len(full) - rank:])
         for d in range(rank):
             if dims[d] != 1 and self.chance(20):
                 dims[d] = 1
         if rank and self.chance(3):
-            d = self.draw(st.integers(0, rank - 1))
+            d = self.integer(0, rank - 1)
             dims[d] = dims[d] + 1 if dims[d] > 1 else 3
         return tuple(dims)
 
@@ -358,9 +439,10 @@ class _Builder:
     # ---- operations ----
 
     def scalar(self):
-        return self.pick(self.draw(st.sampled_from(
-            [PY_INT_SCALARS, PY_INT_SCALARS, PY_FLOAT_SCALARS, PY_FLOAT_SCALARS, PY_BOOL_SCALARS,
-             NP_SCALARS, NP_SCALARS])))
+        return self.pick(self.pick(
+            [tuple(PY_INT_SCALARS), tuple(PY_INT_SCALARS), tuple(PY_FLOAT_SCALARS),
+             tuple(PY_FLOAT_SCALARS), tuple(PY_BOOL_SCALARS), tuple(NP_SCALARS),
+             tuple(NP_SCALARS)]))
 
     def array(self):
         names = self.live
@@ -387,9 +469,9 @@ class _Builder:
         if what == "none":
             return "None"
         if what == "pos":
-            return str(self.draw(st.integers(0, rank - 1)))
+            return str(self.integer(0, rank - 1))
         if what == "neg":
-            return str(-self.draw(st.integers(1, rank)))
+            return str(-self.integer(1, rank))
         if what == "empty":
             return "()"
         if what == "tuple":
@@ -468,7 +550,7 @@ class _Builder:
         if kind == "where":
             c = self.array()
             a, b = self.operand(35), self.operand(35)
-            return "where", f"np.where({c}, {a}, {b})", [a, b], None
+            return "where", f"np.where({c}, {a}, {b})", [a, b], {"cond": c}
         if kind == "astype":
             a = self.array()
             dt = self.pick(DTYPES)
@@ -501,6 +583,11 @@ def _value_bound(builder, name):
     return ("E",), "int64"
 
 
+def _value_info(builder, name):
+    bound, dtype = _value_bound(builder, name)
+    return bound, dtype, name in builder.tainted
+
+
 @st.composite
 def programs(draw):
     b = _Builder(draw)
@@ -511,7 +598,7 @@ def programs(draw):
     first_dtype = b.pick(DTYPES)
     inputs = []
     env = {}
-    b.live, b.shapes, b.dtypes, b.bounds = [], {}, {}, {}
+    b.live, b.shapes, b.dtypes, b.bounds, b.tainted = [], {}, {}, {}, set()
     for k in range(n_inputs):
         dtype = first_dtype if (k == 0 or same_dtype) else b.pick(DTYPES)
         inp = b.make_input(f"a{k}", full, k == 0, dtype)
@@ -538,6 +625,10 @@ def programs(draw):
         for _attempt in range(6):
             op, text, operands, extra = b.one_op()
             reduce_info = None
+            condition = None
+            if isinstance(extra, dict):  # where: its condition
+                condition = _value_info(b, extra["cond"])
+                extra = None
             try:
                 if extra == "inplace":
                     target, sym, rhs = text
@@ -552,6 +643,8 @@ def programs(draw):
                     mid = combine_bound(op, [_value_bound(b, o) for o in operands], plain_dtype)
                     dtype, shape = _shape_dtype(value)
                     bound = combine_bound("astype", [(mid, plain_dtype)], dtype)
+                    taint = tainted(op, [_value_info(b, o) for o in operands], plain_dtype)
+                    taint = taint or tainted("astype", [(mid, plain_dtype, False)], dtype)
                 else:
                     if extra is not None:
                         reduce_info = extra
@@ -562,22 +655,23 @@ def programs(draw):
                     if op in SUM_OPS:
                         src = np.asarray(env[operands[0]])
                         reduced = src.size // max(np.asarray(value).size, 1) if src.size else 0
-                    # (where's operands here are its 2nd and 3rd arguments: a discrete
-                    # condition is taken as exact, as integer and boolean results are)
+                    # (where's operands here are its 2nd and 3rd arguments)
                     bound = combine_bound(op, [_value_bound(b, o) for o in operands], dtype,
                                           reduced)
+                    taint = tainted(op, [_value_info(b, o) for o in operands], dtype, condition)
                 accepted = (op, lines, value, dtype, shape, bound, False, reduce_info, operands,
-                            extra)
+                            extra, taint)
                 break
             except Exception:  # noqa: BLE001 - any failure NumPy reports is a valid program end
                 if b.chance(20):
                     lines = ([f"{name} = {text[0]}", f"{name} {text[1]}= {text[2]}"]
                              if extra == "inplace" else [f"{name} = {text}"])
-                    accepted = (op, lines, None, "", (), ("E",), True, None, operands, extra)
+                    accepted = (op, lines, None, "", (), ("E",), True, None, operands, extra,
+                                False)
                     break
         if accepted is None:
             break
-        op, lines, value, dtype, shape, bound, fails, reduce_info, operands, extra = accepted
+        op, lines, value, dtype, shape, bound, fails, reduce_info, operands, extra, taint = accepted
         node = Node(name, lines, op, bound, dtype, shape, fails)
         if reduce_info and op in ("sum", "mean") and bound[0] == "S":
             src, kw = reduce_info
@@ -597,6 +691,8 @@ def programs(draw):
         b.shapes[name] = shape
         b.dtypes[name] = dtype
         b.bounds[name] = bound
+        if taint:
+            b.tainted.add(name)
 
     if not nodes:
         # Nothing could be built: one plain operation that always works.
@@ -615,7 +711,7 @@ def programs(draw):
     tags, scales = [], []
     for r in results:
         node = by_name[r]
-        tags.append(tag_of(node.bound))
+        tags.append(tag_of(node.bound, node.name in b.tainted))
         scales.append(node.reduce_call if (node.bound[0] == "S" and node.reduce_call) else None)
     mode = b.pick(["ignore"] * 7 + ["default"] * 2 + ["inner"])
     calls = 2 if b.chance(15) else 1
@@ -668,13 +764,21 @@ def _dims(t):
     return ",".join(str(d) for d in t) if t else "-"
 
 
+def _layout(a):
+    # The strides of the dimensions that have some (those of length 1 are
+    # free, and nothing is laid out in an empty array).
+    if a.size == 0:
+        return "empty"
+    return _dims(tuple(s if n > 1 else "*" for s, n in zip(a.strides, a.shape)))
+
+
 def _record(letter, i, c, j, tag, r):
     a = np.asarray(r)
     b = a.tobytes()
     digest = hashlib.blake2b(b, digest_size=12).hexdigest()
     payload = b.hex() if (len(b) <= _INLINE_BYTES or i in _FULL) else "-"
     print(f"{letter} {i} {c} {j} {tag} {type(r).__name__} {a.dtype.name} {_dims(a.shape)} "
-          f"{_dims(a.strides)} {digest} {payload or '='}")
+          f"{_layout(a)} {digest} {payload or '='}")
 
 
 def _emit(i, c, tags, out):
