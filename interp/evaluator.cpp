@@ -216,6 +216,11 @@ bool call_leaves_lazies_alone(PyObject* callable) {
   return true;
 }
 
+bool is_numpy_pair(PyObject* left, PyObject* right) {
+  return numpy_shim::is_lazy(left) || numpy_shim::is_lazy(right) ||
+         Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type;
+}
+
 PyObject* new_bool(bool b) {
   PyObject* r = b ? Py_True : Py_False;
   Py_INCREF(r);
@@ -288,6 +293,24 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   do {                                                                                         \
     if (materialize_frames(numpy_shim::Reason::reason, LOCATION(), detail, sp) < 0) goto error; \
   } while (0)
+// For an operation on the top two values (BINARY_OP, COMPARE_OP) with a
+// NumPy operand: the tracer's result replaces them and the instruction ends
+// here; otherwise the expression is true when an operand was NumPy's (lazy,
+// or an array) and the operation was not traced.
+#define TRACE_TOP_PAIR(trace)                                                   \
+  (numpy_shim::g_ndarray_type && is_numpy_pair(SECOND(), TOP()) && ({          \
+     PyObject* traced_ = trace(oparg, SECOND(), TOP(), LOCATION());            \
+     if (traced_) {                                                            \
+       PyObject* right_ = POP();                                               \
+       Py_DECREF(right_);                                                      \
+       Py_DECREF(TOP());                                                       \
+       TOP() = traced_;                                                        \
+       SKIP_CACHES();                                                          \
+       DISPATCH();                                                             \
+     }                                                                         \
+     if (PyErr_Occurred()) goto error;                                         \
+     true;                                                                     \
+   }))
 #define CHECK_EVAL_BREAKER()                                       \
   do {                                                             \
     if (*eval_breaker && npy_handle_eval_breaker(tstate) != 0) goto error; \
@@ -440,26 +463,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(BINARY_OP) {
-        if (numpy_shim::g_ndarray_type) {
-          PyObject* right = TOP();
-          PyObject* left = SECOND();
-          if (numpy_shim::is_lazy(left) || numpy_shim::is_lazy(right) ||
-              Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type) {
-            PyObject* traced = numpy_shim::trace_binary_operator(oparg, left, right, LOCATION());
-            if (traced) {
-              --sp;
-              Py_DECREF(left);
-              Py_DECREF(right);
-              TOP() = traced;
-              SKIP_CACHES();
-              DISPATCH();
-            }
-            if (PyErr_Occurred()) goto error;
-            // Not traced: lazy operands are computed, an in-place operator
-            // must not write what a pending region reads, and what NumPy
-            // warns of here must come after the pending region's warnings.
-            if (numpy_shim::g_live_lazies) MATERIALIZE_FRAMES(k_operation, "operator");
-          }
+        if (TRACE_TOP_PAIR(numpy_shim::trace_binary_operator)) {
+          // Not traced: lazy operands are computed, an in-place operator
+          // must not write what a pending region reads, and what NumPy
+          // warns of here must come after the pending region's warnings.
+          if (numpy_shim::g_live_lazies) MATERIALIZE_FRAMES(k_operation, "operator");
         }
         PyObject* rhs = POP();
         PyObject* lhs = TOP();
@@ -473,25 +481,9 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(COMPARE_OP) {
-        if (numpy_shim::g_ndarray_type) {
-          PyObject* right = TOP();
-          PyObject* left = SECOND();
-          if (numpy_shim::is_lazy(left) || numpy_shim::is_lazy(right) ||
-              Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type) {
-            PyObject* traced = numpy_shim::trace_compare(oparg, left, right, LOCATION());
-            if (traced) {
-              --sp;
-              Py_DECREF(left);
-              Py_DECREF(right);
-              TOP() = traced;
-              SKIP_CACHES();
-              DISPATCH();
-            }
-            if (PyErr_Occurred()) goto error;
-            if (numpy_shim::is_lazy(left) || numpy_shim::is_lazy(right)) {
-              MATERIALIZE_FRAMES(k_operation, "comparison");
-            }
-          }
+        if (TRACE_TOP_PAIR(numpy_shim::trace_compare) &&
+            (numpy_shim::is_lazy(TOP()) || numpy_shim::is_lazy(SECOND()))) {
+          MATERIALIZE_FRAMES(k_operation, "comparison");
         }
         PyObject* right = POP();
         PyObject* left = TOP();
@@ -1614,6 +1606,7 @@ exit_unwind:
 #undef JUMPBY
 #undef CHECK_EVAL_BREAKER
 #undef LOCATION
+#undef TRACE_TOP_PAIR
 #undef MATERIALIZE_FRAMES
 #undef TARGET
 #undef FETCH_AND_JUMP

@@ -142,6 +142,17 @@ bool errstate_warns(FpCategory category) {
 
 namespace {
 
+// Puts back the error state a PyContextVar_Set replaced (and drops the
+// token); an exception being reported passes through untouched.
+void reset_error_state(PyObject* token) {
+  if (!token) return;
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  if (PyContextVar_Reset(api().contextvar, token) < 0) PyErr_Clear();
+  Py_DECREF(token);
+  PyErr_Restore(type, value, traceback);
+}
+
 bool g_noted = false;
 
 PyObject* note_error(PyObject*, PyObject*) {
@@ -190,14 +201,7 @@ FpErrorsNoted::FpErrorsNoted(const bool reported[4]) {
   if (!token_) PyErr_Clear();
 }
 
-FpErrorsNoted::~FpErrorsNoted() {
-  if (!token_) return;
-  PyObject *type, *value, *traceback;  // an error being reported passes through
-  PyErr_Fetch(&type, &value, &traceback);
-  if (PyContextVar_Reset(api().contextvar, token_) < 0) PyErr_Clear();
-  Py_DECREF(token_);
-  PyErr_Restore(type, value, traceback);
-}
+FpErrorsNoted::~FpErrorsNoted() { reset_error_state(token_); }
 
 bool FpErrorsNoted::noted() const { return g_noted || !token_; }
 
@@ -217,23 +221,11 @@ FpErrorsIgnored::ProgramState::ProgramState(const FpErrorsIgnored& ignored) {
   if (!token_) PyErr_Clear();
 }
 
-FpErrorsIgnored::ProgramState::~ProgramState() {
-  if (!token_) return;
-  PyObject *type, *value, *traceback;  // an error being reported passes through
-  PyErr_Fetch(&type, &value, &traceback);
-  if (PyContextVar_Reset(api().contextvar, token_) < 0) PyErr_Clear();
-  Py_DECREF(token_);
-  PyErr_Restore(type, value, traceback);
-}
+FpErrorsIgnored::ProgramState::~ProgramState() { reset_error_state(token_); }
 
 FpErrorsIgnored::~FpErrorsIgnored() {
-  if (!token_) return;
-  PyObject *type, *value, *traceback;  // an error being reported passes through
-  PyErr_Fetch(&type, &value, &traceback);
-  if (PyContextVar_Reset(api().contextvar, token_) < 0) PyErr_Clear();
-  Py_DECREF(token_);
+  reset_error_state(token_);
   Py_XDECREF(program_state_);
-  PyErr_Restore(type, value, traceback);
 }
 
 }  // namespace npy::numpy_shim
