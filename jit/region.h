@@ -15,13 +15,6 @@ namespace npy::jit {
 
 using Shape = std::vector<std::int64_t>;
 
-// Where an input's elements are: its first element and the byte step of
-// each dimension (0 along dimensions it is broadcast over).
-struct Buffer {
-  const void* data = nullptr;
-  std::vector<std::int64_t> strides;
-};
-
 struct Node {
   Op op = Op::input;
   DType dtype = DType::kFloat64;  // of the result
@@ -38,7 +31,6 @@ struct Node {
   bool is_scalar_constant = false;
   double constant_float = 0;
   std::int64_t constant_int = 0;
-  Buffer buffer;  // kInput with a buffer
   int site = -1;  // where in the program it was recorded (see trace_log.h)
 };
 

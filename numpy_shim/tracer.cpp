@@ -258,11 +258,8 @@ int input_node(Trace& trace, const Operand& o) {
       if (node.constant_int == -1 && PyErr_Occurred()) PyErr_Clear();
       node.constant_float = static_cast<double>(node.constant_int);
     }
-  } else if (Py_TYPE(o.object) == &PyArray_Type) {
-    auto* array = reinterpret_cast<PyArrayObject*>(o.object);
-    node.shape = o.shape;
-    node.buffer.data = PyArray_DATA(array);
-    node.buffer.strides.assign(PyArray_STRIDES(array), PyArray_STRIDES(array) + PyArray_NDIM(array));
+  } else {
+    node.shape = o.shape;  // an array (where its data is, the runner reads from the object)
   }
   // NumPy scalars are 0-D inputs whose value is read from the object.
   const int index = trace.region.add(node);
