@@ -55,6 +55,24 @@ Counter& reason_counter(Reason reason) {
   return *counters[static_cast<int>(reason)];
 }
 
+PyObject* call_in_place_operator(int nb_op, PyObject* a, PyObject* b) {
+  switch (nb_op) {
+    case NB_INPLACE_ADD: return PyNumber_InPlaceAdd(a, b);
+    case NB_INPLACE_SUBTRACT: return PyNumber_InPlaceSubtract(a, b);
+    case NB_INPLACE_MULTIPLY: return PyNumber_InPlaceMultiply(a, b);
+    case NB_INPLACE_TRUE_DIVIDE: return PyNumber_InPlaceTrueDivide(a, b);
+    case NB_INPLACE_FLOOR_DIVIDE: return PyNumber_InPlaceFloorDivide(a, b);
+    case NB_INPLACE_REMAINDER: return PyNumber_InPlaceRemainder(a, b);
+    case NB_INPLACE_POWER: return PyNumber_InPlacePower(a, b, Py_None);
+    case NB_INPLACE_AND: return PyNumber_InPlaceAnd(a, b);
+    case NB_INPLACE_OR: return PyNumber_InPlaceOr(a, b);
+    case NB_INPLACE_XOR: return PyNumber_InPlaceXor(a, b);
+    default:
+      PyErr_SetString(PyExc_SystemError, "npython: operator not in the region vocabulary");
+      return nullptr;
+  }
+}
+
 PyObject* call_binary_operator(int nb_op, PyObject* a, PyObject* b) {
   switch (nb_op) {
     case NB_ADD: return PyNumber_Add(a, b);
@@ -75,7 +93,7 @@ PyObject* call_binary_operator(int nb_op, PyObject* a, PyObject* b) {
 
 // The node computed as eager NumPy computes it: the same call, operator or
 // method on the same objects.
-PyObject* compute_eagerly(Trace& trace, int index) {
+PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
   const EagerForm& form = trace.eager[index];
   std::vector<PyObject*> args;
   for (std::size_t i = 0; i < form.arg_nodes.size(); ++i) {
@@ -94,11 +112,21 @@ PyObject* compute_eagerly(Trace& trace, int index) {
     }
     case EagerForm::Kind::kBinaryOperator:
       return call_binary_operator(form.operator_code, args[0], args[1]);
-    case EagerForm::Kind::kInPlaceOperator:
-      // Out of place: the lazy value (every alias of it) takes the result,
-      // and the old value, which other pending values may still read,
-      // stays as it was. The dtype is the target's (checked when recorded).
-      return call_binary_operator(form.operator_code - NB_INPLACE_ADD, args[0], args[1]);
+    case EagerForm::Kind::kInPlaceOperator: {
+      // In place, as the program asked (NumPy's casting and the target's
+      // layout), but into a copy unless nothing else holds the old value,
+      // which other pending values may still read.
+      PyObject* target = nullptr;
+      if (target_is_dead || !PyArray_Check(args[0])) {
+        target = Py_NewRef(args[0]);
+      } else {
+        target = PyArray_NewCopy(reinterpret_cast<PyArrayObject*>(args[0]), NPY_KEEPORDER);
+        if (!target) return nullptr;
+      }
+      PyObject* result = call_in_place_operator(form.operator_code, target, args[1]);
+      Py_DECREF(target);
+      return result;
+    }
     case EagerForm::Kind::kCompare:
       return PyObject_RichCompare(args[0], args[1], form.operator_code);
     case EagerForm::Kind::kUnaryOperator:
@@ -247,12 +275,16 @@ class Runner {
  private:
   // Positions in the order nodes run (steps may run a node recorded later
   // before one recorded earlier), and the last position reading each node.
+  // Each node has a position of its own, in the order a step lists them, so
+  // that the members of a group run one by one (when it has no kernel) keep
+  // what later members read.
   void order_by(const std::vector<std::vector<int>>& sequence) {
     position_.assign(nodes_.size(), 0);
     last_use_.assign(nodes_.size(), 0);
-    for (std::size_t p = 0; p < sequence.size(); ++p) {
-      for (int node : sequence[p]) {
-        position_[node] = p;
+    std::size_t p = 0;
+    for (const std::vector<int>& step : sequence) {
+      for (int node : step) {
+        position_[node] = ++p;
         for (int input : nodes_[node].inputs) {
           if (input >= 0) last_use_[input] = std::max(last_use_[input], p);
         }
@@ -354,15 +386,18 @@ class Runner {
       value = unary_op_into_temporary(op, trace_.objects[form.arg_nodes[0]]);
     }
     bool noted = false;
+    const bool in_place_target_dead = form.kind == EagerForm::Kind::kInPlaceOperator &&
+                                      is_dead_temporary(form.arg_nodes[0], at) &&
+                                      Py_REFCNT(trace_.objects[form.arg_nodes[0]]) == 1;
     if (!value && !PyErr_Occurred()) {
       if (form.reports_at_call_site) {
-        value = compute_eagerly(trace_, index);
+        value = compute_eagerly(trace_, index, in_place_target_dead);
       } else if (reporting) {
         FpErrorsIgnored::ProgramState program(ignored);
-        value = compute_eagerly(trace_, index);
+        value = compute_eagerly(trace_, index, in_place_target_dead);
       } else {
         FpErrorsNoted noting(warns_);
-        value = compute_eagerly(trace_, index);
+        value = compute_eagerly(trace_, index, in_place_target_dead);
         noted = noting.noted();
       }
     }
