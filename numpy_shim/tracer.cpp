@@ -325,21 +325,18 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
   // Integers to negative powers raise, depending on the data: NumPy must
   // see them at the line itself.
   if (op == Op::power && !jit::is_float(compute)) return nullptr;
-  // NumPy scalars with NumPy scalars (or Python numbers) take NumPy's
-  // scalar math: its integer overflow warns, which no flag shows, and its
-  // messages name "scalar <op>".
-  bool scalar_math = form.kind != EagerForm::Kind::kCall;  // operators only: a ufunc call is array math
+  // Operators on NumPy scalars (and Python numbers) take NumPy's scalar
+  // math, or its array path where the types differ, with their own rules
+  // for warnings (integer overflow, "scalar <op>" messages): only the
+  // operators that never warn are recorded there (comparisons, logical and
+  // bitwise ones); the others run eagerly.
+  bool scalar_math = form.kind != EagerForm::Kind::kCall;  // a ufunc call is array math
   for (int i = 0; i < n; ++i) {
     scalar_math = scalar_math && (operands[i]->weak != Weak::kNone || operands[i]->numpy_scalar);
   }
-  static std::string scalar_names[256];
-  if (scalar_math) {
-    const bool quiet = jit::is_float(compute) || compute == DType::kBool || result == DType::kBool ||
-                       op == Op::bitwise_and || op == Op::bitwise_or || op == Op::bitwise_xor;
-    if (!quiet) return nullptr;
-    std::string& name = scalar_names[static_cast<int>(op)];
-    if (name.empty()) name = std::string("scalar ") + jit::op_info(op).name;
-    form.ufunc_name = name.c_str();
+  if (scalar_math && result != DType::kBool && op != Op::bitwise_and && op != Op::bitwise_or &&
+      op != Op::bitwise_xor) {
+    return nullptr;
   }
   if (in_place_target && (result != operands[0]->dtype || shape != operands[0]->shape)) return nullptr;
   std::shared_ptr<Trace> trace = open_trace();
