@@ -388,6 +388,7 @@ class Runner {
     bool noted = false;
     const bool in_place_target_dead = form.kind == EagerForm::Kind::kInPlaceOperator &&
                                       is_dead_temporary(form.arg_nodes[0], at) &&
+                                      trace_.objects[form.arg_nodes[0]] &&
                                       Py_REFCNT(trace_.objects[form.arg_nodes[0]]) == 1;
     if (!value && !PyErr_Occurred()) {
       if (form.reports_at_call_site) {
