@@ -5,7 +5,6 @@
 #include <opcode.h>
 
 #include <cstddef>
-#include <cstring>
 
 #include "interp/bytecode_helpers.h"
 #include "interp/exception_groups.h"
@@ -184,36 +183,6 @@ bool cache_holds_for(const AttrCacheEntry* cache, PyTypeObject* type) {
   }
   *cache = {type, type->tp_version_tag, -1, cacheable, entries};
   return is_method;
-}
-
-// Whether a callable that is not traced may run while lazy values exist
-// without materializing them first: a builtin that cannot look at frames
-// or write into arrays.
-bool call_leaves_lazies_alone(PyObject* callable) {
-  if (PyType_Check(callable)) {
-    return !PyType_HasFeature(reinterpret_cast<PyTypeObject*>(callable), Py_TPFLAGS_HEAPTYPE) &&
-           reinterpret_cast<PyObject*>(callable) != reinterpret_cast<PyObject*>(numpy_shim::g_ndarray_type);
-  }
-  if (Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
-    const char* owner = PyDescr_TYPE(callable)->tp_name;
-    return std::strncmp(owner, "numpy.", 6) != 0;
-  }
-  if (!PyCFunction_Check(callable)) return false;
-  PyObject* module = PyCFunction_GET_SELF(callable);
-  if (!module || !PyModule_Check(module)) return false;
-  const char* module_name = PyModule_GetName(module);
-  if (!module_name) {
-    PyErr_Clear();
-    return false;
-  }
-  if (std::strcmp(module_name, "math") == 0 || std::strcmp(module_name, "time") == 0) return true;
-  if (std::strcmp(module_name, "builtins") != 0) return false;
-  const char* name = reinterpret_cast<PyCFunctionObject*>(callable)->m_ml->ml_name;
-  for (const char* looks_at_frames : {"locals", "vars", "dir", "eval", "exec", "globals", "breakpoint",
-                                      "__import__", "compile", "setattr", "delattr"}) {
-    if (std::strcmp(name, looks_at_frames) == 0) return false;
-  }
-  return true;
 }
 
 bool is_numpy_pair(PyObject* left, PyObject* right) {
@@ -908,8 +877,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           if (!res && !evaluated_callee && numpy_shim::g_live_lazies) {
             bool lazy_args = false;
             for (int i = 0; i < total_args; ++i) lazy_args = lazy_args || numpy_shim::is_lazy(args[i]);
-            if (lazy_args || !(call_leaves_lazies_alone(callable) ||
-                                      numpy_shim::numpy_call_is_quiet(callable, kwnames))) {
+            if (lazy_args || !numpy_shim::call_keeps_region_pending(callable, kwnames)) {
               const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);
               if (fallback) numpy_shim::note_fallback(callable, LOCATION());
               if (fallback) {

@@ -24,16 +24,12 @@
 #define PY_ARRAY_UNIQUE_SYMBOL npy_numpy_shim_ARRAY_API
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
+
+#include "numpy_shim/numpy_dtypes.h"
 #include "numpy_shim/vocabulary.h"
 
 namespace npy::numpy_shim {
 namespace {
-
-int typenum_of(jit::DType t) {
-  static const int kTypeNums[] = {NPY_BOOL,   NPY_BYTE, NPY_SHORT, NPY_INT,   NPY_LONG,  NPY_UBYTE,
-                                  NPY_USHORT, NPY_UINT, NPY_ULONG, NPY_FLOAT, NPY_DOUBLE};
-  return kTypeNums[static_cast<int>(t)];
-}
 
 const char* reason_text(Reason reason) {
   switch (reason) {

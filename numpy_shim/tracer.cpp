@@ -26,6 +26,8 @@
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include "numpy_shim/numpy_dtypes.h"
+
 namespace npy::numpy_shim {
 namespace {
 
@@ -38,23 +40,6 @@ using jit::Shape;
 constexpr npy_intp kMinTracedElements = 1 << 14;
 // A trace longer than this is computed before it grows further.
 constexpr std::size_t kMaxRegionNodes = 512;
-
-std::optional<DType> dtype_of_typenum(int type_num) {
-  switch (type_num) {
-    case NPY_BOOL: return DType::kBool;
-    case NPY_BYTE: return DType::kInt8;
-    case NPY_SHORT: return DType::kInt16;
-    case NPY_INT: return DType::kInt32;
-    case NPY_LONG: return DType::kInt64;
-    case NPY_UBYTE: return DType::kUInt8;
-    case NPY_USHORT: return DType::kUInt16;
-    case NPY_UINT: return DType::kUInt32;
-    case NPY_ULONG: return DType::kUInt64;
-    case NPY_FLOAT: return DType::kFloat32;
-    case NPY_DOUBLE: return DType::kFloat64;
-    default: return std::nullopt;
-  }
-}
 
 // Python's bool, int and float take part as NEP 50 "weak" scalars.
 enum class Weak { kNone, kBool, kInt, kFloat };
@@ -87,9 +72,7 @@ bool classify(PyObject* o, Operand& out) {
     out.dtype = node.dtype;
     out.shape = node.shape;
     out.size = jit::element_count(node.shape);
-    static const int kTypeNums[] = {NPY_BOOL,  NPY_BYTE,   NPY_SHORT, NPY_INT,   NPY_LONG, NPY_UBYTE,
-                                    NPY_USHORT, NPY_UINT, NPY_ULONG, NPY_FLOAT, NPY_DOUBLE};
-    out.descr = reinterpret_cast<PyObject*>(PyArray_DescrFromType(kTypeNums[static_cast<int>(node.dtype)]));
+    out.descr = reinterpret_cast<PyObject*>(PyArray_DescrFromType(typenum_of(node.dtype)));
     return out.descr != nullptr;
   }
   if (Py_TYPE(o) == &PyArray_Type) {
@@ -148,6 +131,12 @@ bool may_trace(PyObject* o) {
   if (is_lazy(o)) return true;
   return Py_TYPE(o) == &PyArray_Type && PyArray_SIZE(reinterpret_cast<PyArrayObject*>(o)) >= kMinTracedElements;
 }
+
+// NumPy's error state and the warnings filters allow deferring reports.
+// Looked at when a region opens: neither can change while one is pending,
+// since whatever changes them (np.seterr, errstate, warnings.simplefilter)
+// is a call that computes the pending region first.
+bool state_allows_tracing() { return pending_trace() != nullptr || errstate_is_traceable(); }
 
 bool worth_tracing(const Operand* const* operands, int n) {
   if (running_trace()) return false;
@@ -285,7 +274,7 @@ int add_node(Trace& trace, jit::Node node, EagerForm form, const Location& where
 // lazy value, or nullptr without exception when not traced.
 PyObject* record_elementwise(Op op, const Operand* const* operands, int n, EagerForm form,
                              const Location& where, PyObject* in_place_target) {
-  if (!worth_tracing(operands, n) || !errstate_is_traceable()) return nullptr;
+  if (!worth_tracing(operands, n) || !state_allows_tracing()) return nullptr;
   Shape shape;
   if (!broadcast(operands, n, shape)) return nullptr;
   DType compute = DType::kFloat64;
@@ -482,7 +471,7 @@ PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const 
     return nullptr;  // a NumPy scalar's method, not ndarray's
   }
   const Operand* ops[] = {&x};
-  if (!worth_tracing(ops, 1) || !errstate_is_traceable()) return nullptr;
+  if (!worth_tracing(ops, 1) || !state_allows_tracing()) return nullptr;
   const int rank = static_cast<int>(x.shape.size());
   const bool single_axis = op == Op::argmin || op == Op::argmax || norm;
   std::uint32_t mask = 0;
@@ -538,7 +527,7 @@ PyObject* record_astype(PyObject* callable, const CallArgs& call, const Location
   if (!classify(call.positional[0], x) || x.weak != Weak::kNone) return nullptr;
   if ((!x.lazy && Py_TYPE(x.object) != &PyArray_Type) || (x.lazy && x.shape.empty())) return nullptr;
   const Operand* ops[] = {&x};
-  if (!worth_tracing(ops, 1) || !errstate_is_traceable()) return nullptr;
+  if (!worth_tracing(ops, 1) || !state_allows_tracing()) return nullptr;
   PyArray_Descr* descr = nullptr;
   if (!PyArray_DescrConverter2(call.positional[1], &descr) || !descr) {
     PyErr_Clear();

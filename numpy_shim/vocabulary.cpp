@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "jit/region.h"
+#include "numpy_shim/numpy_api.h"
 
 namespace npy::numpy_shim {
 namespace {
@@ -130,6 +131,37 @@ bool is_numpy_callable(PyObject* callable) {
   return numpy;
 }
 
+namespace {
+
+// A builtin that cannot look at frames or write into arrays.
+bool builtin_leaves_region_alone(PyObject* callable) {
+  if (PyType_Check(callable)) {
+    return !PyType_HasFeature(reinterpret_cast<PyTypeObject*>(callable), Py_TPFLAGS_HEAPTYPE) &&
+           reinterpret_cast<PyObject*>(callable) != reinterpret_cast<PyObject*>(g_ndarray_type);
+  }
+  if (Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
+    const char* owner = PyDescr_TYPE(callable)->tp_name;
+    return std::strncmp(owner, "numpy.", 6) != 0;
+  }
+  if (!PyCFunction_Check(callable)) return false;
+  PyObject* module = PyCFunction_GET_SELF(callable);
+  if (!module || !PyModule_Check(module)) return false;
+  const char* module_name = PyModule_GetName(module);
+  if (!module_name) {
+    PyErr_Clear();
+    return false;
+  }
+  if (std::strcmp(module_name, "math") == 0 || std::strcmp(module_name, "time") == 0) return true;
+  if (std::strcmp(module_name, "builtins") != 0) return false;
+  const char* name = reinterpret_cast<PyCFunctionObject*>(callable)->m_ml->ml_name;
+  for (const char* looks_at_frames : {"locals", "vars", "dir", "eval", "exec", "globals", "breakpoint",
+                                      "__import__", "compile", "setattr", "delattr"}) {
+    if (std::strcmp(name, looks_at_frames) == 0) return false;
+  }
+  return true;
+}
+
+// A NumPy call that writes into no existing array and never warns.
 bool numpy_call_is_quiet(PyObject* callable, PyObject* kwnames) {
   if (kwnames) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); ++i) {
@@ -161,6 +193,12 @@ bool numpy_call_is_quiet(PyObject* callable, PyObject* kwnames) {
   Py_XDECREF(name_object);
   PyErr_Clear();
   return quiet;
+}
+
+}  // namespace
+
+bool call_keeps_region_pending(PyObject* callable, PyObject* kwnames) {
+  return builtin_leaves_region_alone(callable) || numpy_call_is_quiet(callable, kwnames);
 }
 
 PyObject* ufunc_of(jit::Op op) { return tables().ufuncs[static_cast<int>(op)]; }

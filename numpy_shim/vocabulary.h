@@ -32,11 +32,12 @@ VocabularyEntry lookup_callable(PyObject* callable);
 // fallbacks.
 bool is_numpy_callable(PyObject* callable);
 
-// Whether a call to this NumPy callable, with no lazy argument, can be made
-// while a region is pending: it writes into no existing array (no `out=`,
-// nothing like np.copyto or ndarray.fill), so what the region reads stays,
-// and it never warns, so warnings keep the program's order.
-bool numpy_call_is_quiet(PyObject* callable, PyObject* kwnames);
+// Whether a call that is not traced, with no lazy argument, can be made
+// while a region is pending: a builtin that cannot look at frames or write
+// into arrays, or a NumPy call that writes into no existing array (no
+// `out=`, nothing like np.copyto) and never warns (so warnings keep the
+// program's order). Anything else computes the region first.
+bool call_keeps_region_pending(PyObject* callable, PyObject* kwnames);
 
 // The ufunc of a region op (borrowed), or nullptr when it has none.
 PyObject* ufunc_of(jit::Op op);

@@ -1,0 +1,25 @@
+// NumPy's type numbers for the region dtypes (jit/dtype.h), in one table.
+// Needs NumPy's C API headers included first (numpy/arrayobject.h).
+#pragma once
+
+#include <optional>
+
+#include "jit/dtype.h"
+
+namespace npy::numpy_shim {
+
+// Listed in jit::DType's order; int64 and uint64 are C long on the 64-bit
+// Linux npython builds for (NumPy's default integer there).
+inline constexpr int kTypeNumOf[] = {NPY_BOOL,   NPY_BYTE, NPY_SHORT, NPY_INT,   NPY_LONG, NPY_UBYTE,
+                                     NPY_USHORT, NPY_UINT, NPY_ULONG, NPY_FLOAT, NPY_DOUBLE};
+
+inline int typenum_of(jit::DType t) { return kTypeNumOf[static_cast<int>(t)]; }
+
+inline std::optional<jit::DType> dtype_of_typenum(int type_num) {
+  for (int i = 0; i < static_cast<int>(sizeof kTypeNumOf / sizeof kTypeNumOf[0]); ++i) {
+    if (kTypeNumOf[i] == type_num) return static_cast<jit::DType>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace npy::numpy_shim
