@@ -973,6 +973,9 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           MATERIALIZE_FRAMES(k_returned, nullptr);
         }
         if (numpy_shim::is_lazy(TOP()) && !active.returns_to_evaluator()) {
+          // The locals die with the frame (it has no frame object, and no
+          // tracer will look at them): the region need not write them out.
+          if (!cframe.use_tracing) release_lazy_locals(localsplus, code->co_nlocalsplus);
           PyObject* value = numpy_shim::materialize(TOP(), numpy_shim::Reason::k_returned, LOCATION(), nullptr);
           if (!value) goto error;
           Py_SETREF(TOP(), value);

@@ -48,4 +48,10 @@ int materialize_frames(numpy_shim::Reason reason, const numpy_shim::Location& wh
   return status;
 }
 
+void release_lazy_locals(PyObject** localsplus, int nlocalsplus) {
+  for (int i = 0; i < nlocalsplus; ++i) {
+    if (localsplus[i] && numpy_shim::is_lazy(localsplus[i])) Py_CLEAR(localsplus[i]);
+  }
+}
+
 }  // namespace npy::interp

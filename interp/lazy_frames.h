@@ -38,4 +38,7 @@ class ActiveFrame {
 int materialize_frames(numpy_shim::Reason reason, const numpy_shim::Location& where,
                        const char* detail, PyObject** stack_top);
 
+// Drops the lazy values among a returning frame's locals, which die with it.
+void release_lazy_locals(PyObject** localsplus, int nlocalsplus);
+
 }  // namespace npy::interp
