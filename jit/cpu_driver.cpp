@@ -389,17 +389,25 @@ struct Walker {
   void produce(std::int64_t from, std::int64_t to) {
     const std::int64_t n = loop.shape.back();
     const int r = static_cast<int>(loop.shape.size());
-    std::vector<char*> outs(loop.ordered);
+    char* outs[kMaxOrderedSums];
+    if (from < to) unflatten(outer * inner_rows + from / n, loop.shape, r - 1, index.data());
     while (from < to) {
-      const std::int64_t row = from / n;
       const std::int64_t pos = from % n;
       const std::int64_t take = std::min(to - from, n - pos);
-      unflatten(outer * inner_rows + row, loop.shape, r - 1, index.data());
       for (int k = 0; k < loop.ordered; ++k) {
         outs[k] = reinterpret_cast<char*>(windows[k].data() + (from - window_start));
       }
-      loop.span(index.data(), pos, pos + take, acc, scratch, outs.data());
+      loop.span(index.data(), pos, pos + take, acc, scratch, outs);
       from += take;
+      if (pos + take == n) next_row(r - 1);
+    }
+  }
+
+  // Steps `index` (its first `count` dimensions) to the next row, as an odometer.
+  void next_row(int count) {
+    for (int d = count - 1; d >= 0; --d) {
+      if (++index[d] < loop.shape[d]) return;
+      index[d] = 0;
     }
   }
 
@@ -423,7 +431,7 @@ struct Walker {
       return;
     }
     const std::int64_t n2 = pairwise_split(n);
-    T left[8], right[8];
+    T left[kMaxOrderedSums], right[kMaxOrderedSums];
     sum(lo, n2, left);
     sum(lo + n2, n - n2, right);
     for (int k = 0; k < loop.ordered; ++k) out[k] = left[k] + right[k];
@@ -506,7 +514,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
       std::feclearexcept(kFpFlags);
       Walker<T> walker(loop, reductions.size());
       walker.inner_rows = inner_rows;
-      T sums[8];
+      T sums[kMaxOrderedSums];
 #pragma omp for schedule(static)
       for (std::int64_t o = 0; o < outer; ++o) {
         walker.outer = o;
@@ -524,7 +532,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   std::vector<std::pair<std::int64_t, std::int64_t>> parts;
   subtrees(0, count, depth, parts);
   const std::size_t nparts = parts.size();
-  std::vector<T> part_sums(nparts * 8);
+  std::vector<T> part_sums(nparts * kMaxOrderedSums);
   std::vector<Accumulators> part_acc(nparts, Accumulators(reductions.size()));
 #pragma omp parallel num_threads(threads)
   {
@@ -533,15 +541,15 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
     walker.inner_rows = inner_rows;
 #pragma omp for schedule(static)
     for (std::size_t p = 0; p < nparts; ++p) {
-      walker.run(parts[p].first, parts[p].second, &part_sums[p * 8], reductions);
+      walker.run(parts[p].first, parts[p].second, &part_sums[p * kMaxOrderedSums], reductions);
       part_acc[p] = walker.acc;
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
   }
-  T sums[8];
+  T sums[kMaxOrderedSums];
   for (int k = 0; k < ordered; ++k) {
     std::vector<T> per_part(nparts);
-    for (std::size_t p = 0; p < nparts; ++p) per_part[p] = part_sums[p * 8 + k];
+    for (std::size_t p = 0; p < nparts; ++p) per_part[p] = part_sums[p * kMaxOrderedSums + k];
     std::size_t next = 0;
     sums[k] = combine_subtrees(count, depth, per_part, next);
   }

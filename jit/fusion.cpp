@@ -91,6 +91,11 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
       for (int a = 0; joins && a < op_info(node.op).arity; ++a) {
         joins = !contains(open.group.reductions, node.inputs[a]);
       }
+      if (joins && reduction && sums_in_numpy_order(node)) {
+        int ordered = 0;
+        for (int r : open.group.reductions) ordered += sums_in_numpy_order(region.nodes[r]);
+        joins = ordered < kMaxOrderedSums;
+      }
       if (!joins) {
         close();
         have_open = true;

@@ -59,6 +59,8 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
 // of eight running sums), so that they equal NumPy's to the bit: a kernel
 // writes their operands out, in loop order, and the driver adds them.
 bool sums_in_numpy_order(const Node& node);
+// The most such sums one group holds (the CPU driver keeps them in fixed arrays).
+constexpr int kMaxOrderedSums = 8;
 
 // The reduced-suffix length of a reduction node whose axes are the last
 // dimensions of its input, else -1.
