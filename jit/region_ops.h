@@ -12,7 +12,7 @@ enum class OpKind : std::uint8_t {
   kInput,     // an array or scalar that exists outside the region
   kUnary,     // element-wise, one operand
   kBinary,    // element-wise, two broadcast operands
-  kWhere,     // element-wise select, three broadcast operands
+  kTernary,   // element-wise, three broadcast operands
   kCast,      // element-wise conversion to the node's dtype (astype)
   kReduce,    // reduction over the axes in the node's axis mask
   kNorm,      // 2-norm over the axis mask: sqrt(sum(x * x))
@@ -76,7 +76,8 @@ enum class OpKind : std::uint8_t {
   X(isfinite, kUnary, 1)            \
   X(logical_not, kUnary, 1)         \
   X(invert, kUnary, 1)              \
-  X(where, kWhere, 3)               \
+  X(where, kTernary, 3)             \
+  X(clip, kTernary, 3)              \
   X(astype, kCast, 1)               \
   X(sum, kReduce, 1)                \
   X(prod, kReduce, 1)               \

@@ -517,8 +517,7 @@ class Runner {
     std::size_t k = 0;
     auto assign = [&](int node) {
       PyObject* value = made[k++];
-      const jit::OpKind kind = jit::op_info(nodes_[node].op).kind;
-      if (nodes_[node].shape.empty() && kind != jit::OpKind::kCast && kind != jit::OpKind::kWhere) {
+      if (trace_.eager[node].gives_scalar) {
         value = PyArray_Return(reinterpret_cast<PyArrayObject*>(value));  // a NumPy scalar, as eager NumPy gives
       }
       trace_.objects[node] = value;

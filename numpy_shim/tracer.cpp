@@ -188,8 +188,9 @@ struct Resolved {
 
 // NumPy's own type resolution for a ufunc over these operands (NEP 50).
 Resolved resolve_ufunc(PyObject* ufunc, const Operand* const* operands, int n) {
-  static std::map<std::tuple<PyObject*, int, int>, Resolved> cache;
-  const auto key = std::make_tuple(ufunc, key_code(*operands[0]), n > 1 ? key_code(*operands[1]) : -1);
+  static std::map<std::tuple<PyObject*, int, int, int>, Resolved> cache;
+  const auto key = std::make_tuple(ufunc, key_code(*operands[0]), n > 1 ? key_code(*operands[1]) : -1,
+                                   n > 2 ? key_code(*operands[2]) : -1);
   const auto found = cache.find(key);
   if (found != cache.end()) return found->second;
   Resolved r;
@@ -275,7 +276,8 @@ int input_node(Trace& trace, const Operand& o) {
 
 int add_node(Trace& trace, jit::Node node, EagerForm form, const Location& where) {
   const jit::OpKind kind = jit::op_info(node.op).kind;
-  form.gives_scalar = node.shape.empty() && kind != jit::OpKind::kCast && kind != jit::OpKind::kWhere;
+  // np.where and astype give 0-d arrays where ufuncs give scalars.
+  form.gives_scalar = node.shape.empty() && kind != jit::OpKind::kCast && node.op != Op::where;
   node.site = site_of(where);
   const int index = trace.region.add(std::move(node));
   trace.eager.push_back(std::move(form));
@@ -570,6 +572,62 @@ PyObject* record_astype(PyObject* callable, const CallArgs& call, const Location
   return new_lazy(trace, index);
 }
 
+// np.clip(a, lo, hi) and a.clip(lo, hi), as NumPy's _clip computes them:
+// a Python int bound beyond an integer array's range, or None, is no bound,
+// leaving um.clip, um.minimum, um.maximum or um.positive. The eager form is
+// the program's own call, so that anything NumPy says comes from where it
+// would.
+PyObject* record_clip(PyObject* callable, const CallArgs& call, const Location& where) {
+  if (call.positional.size() != 3 || !call.keywords.empty()) return nullptr;
+  Operand x, bounds[2];
+  if (!classify(call.positional[0], x) || x.weak != Weak::kNone) return nullptr;
+  if (!x.lazy && Py_TYPE(x.object) != &PyArray_Type) return nullptr;
+  const bool integer = jit::is_signed_int(x.dtype) || jit::is_unsigned(x.dtype);
+  const Operand* ops[3] = {&x};
+  int n = 1;
+  bool present[2] = {false, false};
+  for (int i = 0; i < 2; ++i) {
+    PyObject* bound = call.positional[1 + i];
+    if (bound == Py_None) continue;
+    if (!classify(bound, bounds[i])) return nullptr;
+    if (integer && bounds[i].weak == Weak::kInt) {
+      const long long v = PyLong_AsLongLong(bound);  // classify saw it fit
+      const int bits = jit::itemsize(x.dtype) * 8;
+      const bool is_signed = jit::is_signed_int(x.dtype);
+      const long double lowest = is_signed ? -std::ldexp(1.0L, bits - 1) : 0.0L;
+      const long double highest = std::ldexp(1.0L, is_signed ? bits - 1 : bits) - 1.0L;
+      if (i == 0 ? v <= lowest : v >= highest) continue;
+    }
+    present[i] = true;
+    ops[n++] = &bounds[i];
+  }
+  const Op op = present[0] && present[1] ? Op::clip
+                : present[0]             ? Op::maximum
+                : present[1]             ? Op::minimum
+                                         : Op::positive;
+  EagerForm form;
+  form.kind = EagerForm::Kind::kCall;
+  form.callable = Py_NewRef(callable);
+  form.ufunc_name = jit::op_info(op).name;
+  PyObject* lazy = record_elementwise(op, ops, n, std::move(form), where, nullptr);
+  if (!lazy) return nullptr;
+  EagerForm& eager = trace_of(lazy)->eager[node_of(lazy)];
+  const jit::Node& node = trace_of(lazy)->region.nodes[node_of(lazy)];
+  Py_XDECREF(eager.kwargs);
+  eager.kwargs = nullptr;
+  eager.arg_nodes = {node.inputs[0], -1, -1};
+  eager.constants = {nullptr, nullptr, nullptr};
+  for (int i = 0, next = 1; i < 2; ++i) {
+    if (present[i] && bounds[i].weak == Weak::kNone) {
+      eager.arg_nodes[1 + i] = node.inputs[next];
+    } else {
+      eager.constants[1 + i] = Py_NewRef(call.positional[1 + i]);
+    }
+    next += present[i];
+  }
+  return lazy;
+}
+
 }  // namespace
 
 PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where) {
@@ -679,6 +737,8 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
       return record_reduction(entry.op, entry.form, callable, call, where);
     case CallForm::kAstype:
       return record_astype(callable, call, where);
+    case CallForm::kClip:
+      return record_clip(callable, call, where);
     case CallForm::kNone: break;
   }
   return nullptr;

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 #include "jit/region.h"
@@ -83,13 +84,22 @@ Tables build_tables() {
     t.callables.emplace(descriptor, VocabularyEntry{CallForm::kReduceMethod, r.op});
     t.methods[method] = descriptor;
   }
+  add_function(np, "clip", CallForm::kClip, jit::Op::clip);
   if (ndarray) {
-    PyObject* astype = PyObject_GetAttrString(ndarray, "astype");
-    if (astype) {
-      t.callables.emplace(astype, VocabularyEntry{CallForm::kAstype, jit::Op::astype});
-      t.methods["astype"] = astype;
+    for (const auto& [name, form, op] : {std::tuple{"astype", CallForm::kAstype, jit::Op::astype},
+                                         std::tuple{"clip", CallForm::kClip, jit::Op::clip}}) {
+      PyObject* method = PyObject_GetAttrString(ndarray, name);
+      if (!method) continue;
+      t.callables.emplace(method, VocabularyEntry{form, op});
+      t.methods[name] = method;
     }
     PyErr_Clear();
+  }
+  // np.clip is Python that calls this ufunc, which programs rarely name.
+  PyObject* umath = PyImport_ImportModule("numpy._core.umath");
+  if (umath) {
+    t.ufuncs[static_cast<int>(jit::Op::clip)] = PyObject_GetAttrString(umath, "clip");  // kept
+    Py_DECREF(umath);
   }
   Py_XDECREF(ndarray);
   PyObject* linalg = PyImport_ImportModule("numpy.linalg");

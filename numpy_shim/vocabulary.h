@@ -17,6 +17,7 @@ enum class CallForm : unsigned char {
   kReduceMethod,  // a.<reduction>(axis=None, keepdims=False)
   kNorm,       // np.linalg.norm(x, ord=None, axis=None, keepdims=False)
   kAstype,     // a.astype(dtype)
+  kClip,       // np.clip(a, a_min, a_max) and a.clip(a_min, a_max)
 };
 
 struct VocabularyEntry {

@@ -54,7 +54,7 @@ bool float_op(Op op) {
     case Op::reciprocal: case Op::sqrt: case Op::floor: case Op::ceil: case Op::trunc: case Op::rint:
     case Op::equal: case Op::not_equal: case Op::less: case Op::less_equal: case Op::greater:
     case Op::greater_equal: case Op::isnan: case Op::isinf: case Op::isfinite: case Op::where:
-    case Op::power:
+    case Op::power: case Op::clip:
       return true;
     default: return false;
   }
@@ -72,7 +72,7 @@ bool int_op(Op op, DType compute) {
     case Op::negative: case Op::positive: case Op::where: case Op::equal: case Op::not_equal:
       return true;
     case Op::multiply: return lane_bits(compute) == 32;
-    case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal:
+    case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal: case Op::clip:
       return is_signed_int(compute);
     default: return false;
   }
@@ -465,7 +465,7 @@ class KernelBuilder {
     const OpKind kind = op_info(node.op).kind;
     if (kind == OpKind::kReduce) return emit_reduction(index);
     const DType c = node.compute;
-    Value a, b, cond;
+    Value a, b, cond, c3;
     const int arity = op_info(node.op).arity;
     if (node.op == Op::where) {
       if (!operand(node.inputs[0], DType::kBool, cond) || !operand(node.inputs[1], c, a) ||
@@ -482,6 +482,7 @@ class KernelBuilder {
     const DType operand_type = logical ? DType::kBool : (node.op == Op::astype ? c : c);
     if (!operand(node.inputs[0], operand_type, a)) return false;
     if (arity > 1 && !operand(node.inputs[1], operand_type, b)) return false;
+    if (arity > 2 && !operand(node.inputs[2], operand_type, c3)) return false;
     x86::Ymm r = cc_.newYmm();
     Repr repr = a.repr;
     DType result_type = node.dtype;
@@ -534,6 +535,7 @@ class KernelBuilder {
         case Op::rint: w ? cc_.vroundpd(r, a.reg, 0xC) : cc_.vroundps(r, a.reg, 0xC); break;
         case Op::minimum: r = float_min_max(a.reg, b.reg, true); break;
         case Op::maximum: r = float_min_max(a.reg, b.reg, false); break;
+        case Op::clip: r = float_min_max(float_min_max(a.reg, b.reg, false), c3.reg, true); break;
         case Op::equal: cmp(0x00); break;          // EQ_OQ
         case Op::not_equal: cmp(0x04); break;      // NEQ_UQ
         case Op::less: cmp(0x11); break;           // LT_OQ
@@ -583,6 +585,15 @@ class KernelBuilder {
       case Op::less: gt(b.reg, a.reg); break;
       case Op::less_equal: gt(a.reg, b.reg); cc_.vpxor(r, r, ones()); break;
       case Op::greater_equal: gt(b.reg, a.reg); cc_.vpxor(r, r, ones()); break;
+      case Op::clip: {  // NumPy's min(max(a, lo), hi), signed lanes
+        x86::Ymm above = cc_.newYmm();
+        x86::Ymm raised = cc_.newYmm();
+        w ? cc_.vpcmpgtq(above, a.reg, b.reg) : cc_.vpcmpgtd(above, a.reg, b.reg);
+        cc_.vpblendvb(raised, b.reg, a.reg, above);
+        w ? cc_.vpcmpgtq(above, c3.reg, raised) : cc_.vpcmpgtd(above, c3.reg, raised);
+        cc_.vpblendvb(r, c3.reg, raised, above);
+        break;
+      }
       default: return false;
     }
     values_[index] = {r, repr, repr == Repr::kMask ? DType::kBool : result_type};
@@ -722,7 +733,7 @@ class X86Backend : public Backend {
     switch (info.kind) {
       case OpKind::kUnary:
       case OpKind::kBinary:
-      case OpKind::kWhere:
+      case OpKind::kTernary:
       case OpKind::kCast: {
         const DType c = node.compute;
         const bool logical = node.op == Op::logical_and || node.op == Op::logical_or ||
