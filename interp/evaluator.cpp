@@ -487,6 +487,19 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(BINARY_SUBSCR) {
+        if (numpy_shim::g_live_lazies && (numpy_shim::is_lazy(SECOND()) || numpy_shim::is_lazy(TOP()))) {
+          PyObject* view = numpy_shim::is_lazy(TOP()) ? nullptr
+                                                      : numpy_shim::trace_subscript(SECOND(), TOP(), LOCATION());
+          if (view) {
+            Py_DECREF(POP());
+            Py_DECREF(TOP());
+            TOP() = view;
+            SKIP_CACHES();
+            DISPATCH();
+          }
+          if (PyErr_Occurred()) goto error;
+          MATERIALIZE_FRAMES(k_operation, "subscript");
+        }
         PyObject* sub = POP();
         PyObject* container = TOP();
         PyObject* res = subscript(container, sub);
@@ -780,7 +793,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(LOAD_ATTR) {
         if (numpy_shim::is_lazy(TOP())) {
-          PyObject* known = numpy_shim::lazy_attribute(TOP(), PyTuple_GET_ITEM(names_tuple, oparg));
+          PyObject* known = numpy_shim::lazy_attribute(TOP(), PyTuple_GET_ITEM(names_tuple, oparg), LOCATION());
           if (known) {
             Py_DECREF(TOP());
             TOP() = known;

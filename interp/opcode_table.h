@@ -44,7 +44,7 @@ enum class LazyUse : std::uint8_t {
   X(UNARY_NEGATIVE, kEvaluated, kTraces)            \
   X(UNARY_NOT, kEvaluated, kBranchOnTop)                 \
   X(UNARY_INVERT, kEvaluated, kTraces)              \
-  X(BINARY_SUBSCR, kEvaluated, kUsesTop2)             \
+  X(BINARY_SUBSCR, kEvaluated, kTraces)               \
   X(GET_LEN, kEvaluated, kUsesTop)                   \
   X(MATCH_MAPPING, kEvaluated, kUses)             \
   X(MATCH_SEQUENCE, kEvaluated, kUses)            \

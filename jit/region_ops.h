@@ -16,6 +16,7 @@ enum class OpKind : std::uint8_t {
   kCast,      // element-wise conversion to the node's dtype (astype)
   kReduce,    // reduction over the axes in the node's axis mask
   kNorm,      // 2-norm over the axis mask: sqrt(sum(x * x))
+  kView,      // a view of the operand (reshape, transpose, slicing...), made by NumPy
 };
 
 #define NPY_REGION_OPS(X)           \
@@ -88,7 +89,8 @@ enum class OpKind : std::uint8_t {
   X(argmax, kReduce, 1)             \
   X(any, kReduce, 1)                \
   X(all, kReduce, 1)                \
-  X(norm, kNorm, 1)
+  X(norm, kNorm, 1)                 \
+  X(view, kView, 1)
 
 enum class Op : std::uint8_t {
 #define NPY_REGION_OP_ENUM(name, kind, arity) name,

@@ -125,6 +125,8 @@ PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
     }
     case EagerForm::Kind::kCompare:
       return PyObject_RichCompare(args[0], args[1], form.operator_code);
+    case EagerForm::Kind::kSubscript:
+      return PyObject_GetItem(args[0], args[1]);
     case EagerForm::Kind::kUnaryOperator:
       switch (static_cast<UnaryOperator>(form.operator_code)) {
         case UnaryOperator::kNegative: return PyNumber_Negative(args[0]);
@@ -437,6 +439,10 @@ class Runner {
     const int rank = PyArray_NDIM(a);
     const int offset = static_cast<int>(shape.size()) - rank;
     if (offset < 0) return false;
+    // What the trace expects, or NumPy (eagerly) decides what it means.
+    if (!n.shape.empty() && !std::equal(n.shape.begin(), n.shape.end(), PyArray_DIMS(a), PyArray_DIMS(a) + rank)) {
+      return false;
+    }
     // NumPy lays a result out as its inputs are (Fortran order in, Fortran
     // order out, broadcast views in their own order); kernels write C order,
     // which is NumPy's when every input of two or more dimensions is

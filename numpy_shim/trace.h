@@ -15,7 +15,7 @@ namespace npy::numpy_shim {
 
 // How eager NumPy computes a node: the exact call the program made.
 struct EagerForm {
-  enum class Kind { kCall, kBinaryOperator, kInPlaceOperator, kCompare, kUnaryOperator };
+  enum class Kind { kCall, kBinaryOperator, kInPlaceOperator, kCompare, kUnaryOperator, kSubscript };
   Kind kind = Kind::kCall;
   PyObject* callable = nullptr;  // kCall (owned)
   int operator_code = 0;         // NB_* / Py_LT... / UnaryOp

@@ -628,7 +628,285 @@ PyObject* record_clip(PyObject* callable, const CallArgs& call, const Location& 
   return lazy;
 }
 
+// ---- views ----
+
+// A shape argument: an int, or a tuple or list of ints.
+bool parse_ints(PyObject* o, std::vector<std::int64_t>& out) {
+  out.clear();
+  auto add = [&](PyObject* item) {
+    if (!PyLong_CheckExact(item)) return false;
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return false;
+    }
+    out.push_back(v);
+    return true;
+  };
+  if (PyTuple_CheckExact(o) || PyList_CheckExact(o)) {
+    PyObject* fast = PySequence_Fast(o, "");
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    bool ok = true;
+    for (Py_ssize_t i = 0; i < n && ok; ++i) ok = add(PySequence_Fast_GET_ITEM(fast, i));
+    Py_DECREF(fast);
+    return ok;
+  }
+  return add(o);
+}
+
+// Axes given as an int or a sequence of ints, normalised against `rank`,
+// each once; false where NumPy would raise.
+bool parse_axis_list(PyObject* o, int rank, std::vector<int>& axes) {
+  std::vector<std::int64_t> raw;
+  if (!parse_ints(o, raw)) return false;
+  axes.clear();
+  for (std::int64_t a : raw) {
+    if (a < -rank || a >= rank) return false;
+    const int axis = static_cast<int>(a < 0 ? a + rank : a);
+    if (std::find(axes.begin(), axes.end(), axis) != axes.end()) return false;
+    axes.push_back(axis);
+  }
+  return true;
+}
+
+// The shape `view` gives `x` with these arguments (after the array), or
+// false where the tracer leaves the call to NumPy (bad arguments raise
+// there, at the program's line).
+bool view_shape(ViewCall view, const Shape& x, const std::vector<PyObject*>& args, Shape& out) {
+  const int rank = static_cast<int>(x.size());
+  const std::int64_t size = jit::element_count(x);
+  out.clear();
+  switch (view) {
+    case ViewCall::kReshape: {
+      std::vector<std::int64_t> dims;
+      if (args.size() == 1) {
+        if (!parse_ints(args[0], dims)) return false;
+      } else {
+        for (PyObject* a : args) {
+          std::vector<std::int64_t> one;
+          if (!parse_ints(a, one) || one.size() != 1 || PyTuple_Check(a) || PyList_Check(a)) return false;
+          dims.push_back(one[0]);
+        }
+      }
+      if (dims.empty() && !args.empty() && args.size() != 1) return false;
+      int unknown = -1;
+      std::int64_t known = 1;
+      for (std::size_t i = 0; i < dims.size(); ++i) {
+        if (dims[i] == -1 && unknown < 0) {
+          unknown = static_cast<int>(i);
+        } else if (dims[i] < 0) {
+          return false;
+        } else {
+          known *= dims[i];
+        }
+      }
+      if (unknown >= 0) {
+        if (known == 0 || size % known != 0) return false;
+        dims[unknown] = size / known;
+      } else if (known != size) {
+        return false;
+      }
+      out.assign(dims.begin(), dims.end());
+      return !args.empty();
+    }
+    case ViewCall::kRavel:
+      if (!args.empty()) return false;
+      out = {size};
+      return true;
+    case ViewCall::kTranspose: {
+      std::vector<int> axes;
+      if (args.empty() || (args.size() == 1 && args[0] == Py_None)) {
+        for (int d = rank - 1; d >= 0; --d) axes.push_back(d);
+      } else if (args.size() == 1) {
+        if (!parse_axis_list(args[0], rank, axes)) return false;
+      } else {
+        PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(args.size()));
+        for (std::size_t i = 0; i < args.size(); ++i) {
+          PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), Py_NewRef(args[i]));
+        }
+        const bool ok = parse_axis_list(tuple, rank, axes);
+        Py_DECREF(tuple);
+        if (!ok) return false;
+      }
+      if (static_cast<int>(axes.size()) != rank) return false;
+      for (int a : axes) out.push_back(x[a]);
+      return true;
+    }
+    case ViewCall::kSqueeze: {
+      if (args.size() > 1) return false;
+      std::vector<int> axes;
+      if (args.empty() || args[0] == Py_None) {
+        for (int d = 0; d < rank; ++d) {
+          if (x[d] == 1) axes.push_back(d);
+        }
+      } else if (!parse_axis_list(args[0], rank, axes)) {
+        return false;
+      }
+      for (int d = 0; d < rank; ++d) {
+        const bool dropped = std::find(axes.begin(), axes.end(), d) != axes.end();
+        if (dropped && x[d] != 1) return false;
+        if (!dropped) out.push_back(x[d]);
+      }
+      return true;
+    }
+    case ViewCall::kExpandDims: {
+      if (args.size() != 1) return false;
+      std::vector<std::int64_t> raw;
+      if (!parse_ints(args[0], raw)) return false;
+      const int out_rank = rank + static_cast<int>(raw.size());
+      std::vector<int> axes;
+      if (!parse_axis_list(args[0], out_rank, axes)) return false;
+      for (int d = 0, next = 0; d < out_rank; ++d) {
+        const bool added = std::find(axes.begin(), axes.end(), d) != axes.end();
+        out.push_back(added ? 1 : x[next]);
+        next += !added;
+      }
+      return true;
+    }
+    case ViewCall::kBroadcastTo: {
+      std::vector<std::int64_t> dims;
+      if (args.size() != 1 || !parse_ints(args[0], dims) || dims.size() < x.size()) return false;
+      const std::size_t offset = dims.size() - x.size();
+      for (std::size_t d = 0; d < dims.size(); ++d) {
+        if (dims[d] < 0) return false;
+        if (d >= offset && x[d - offset] != dims[d] && x[d - offset] != 1) return false;
+      }
+      out.assign(dims.begin(), dims.end());
+      return true;
+    }
+  }
+  return false;
+}
+
+// A view of a pending lazy value with `shape`, made eagerly by `form` when
+// the region runs; views of arrays the program holds are NumPy's own.
+PyObject* record_view(const Operand& x, Shape shape, EagerForm form, bool gives_scalar, const Location& where) {
+  std::shared_ptr<Trace> trace = open_trace();
+  if (trace->region.nodes.size() > kMaxRegionNodes) {
+    if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
+    return nullptr;
+  }
+  jit::Node node;
+  node.op = Op::view;
+  node.dtype = node.compute = x.dtype;
+  node.shape = std::move(shape);
+  node.inputs[0] = node_of(x.object);
+  const int index = add_node(*trace, std::move(node), std::move(form), where);
+  trace->eager[index].gives_scalar = gives_scalar;
+  return new_lazy(trace, index);
+}
+
+// A lazy operand a view may be taken of: pending, and an array to NumPy.
+bool viewable(PyObject* o, Operand& x) {
+  return is_lazy(o) && classify(o, x) && !x.numpy_scalar && !x.shape.empty();
+}
+
+PyObject* record_view_call(const VocabularyEntry& entry, PyObject* callable, const CallArgs& call,
+                           const Location& where) {
+  if (call.positional.empty() || !call.keywords.empty()) return nullptr;
+  Operand x;
+  if (!viewable(call.positional[0], x)) return nullptr;
+  std::vector<PyObject*> rest(call.positional.begin() + 1, call.positional.end());
+  // The functions take their arguments as one object each: np.reshape(a, shape),
+  // np.transpose(a, axes), np.squeeze(a, axis).
+  if (!entry.method && rest.size() > 1) return nullptr;
+  if (!entry.method && entry.view == ViewCall::kReshape && rest.size() != 1) return nullptr;
+  Shape shape;
+  if (!view_shape(entry.view, x.shape, rest, shape)) return nullptr;
+  EagerForm form;
+  form.kind = EagerForm::Kind::kCall;
+  form.callable = Py_NewRef(callable);
+  form.arg_nodes.push_back(node_of(x.object));
+  form.constants.push_back(nullptr);
+  for (PyObject* a : rest) {
+    form.arg_nodes.push_back(-1);
+    form.constants.push_back(Py_NewRef(a));
+  }
+  return record_view(x, std::move(shape), std::move(form), false, where);
+}
+
+// Whether an in-place update of this lazy value would have to be seen
+// through views of it (or it is a view, and updates its base): NumPy
+// writes the memory they share, the trace would not.
+bool shares_with_views(const Trace& trace, int node) {
+  if (trace.region.nodes[node].op == Op::view) return true;
+  for (const jit::Node& n : trace.region.nodes) {
+    if (n.op == Op::view && n.inputs[0] == node) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& where) {
+  Operand x;
+  if (!viewable(container, x)) return nullptr;
+  // Basic indexing only: ints, slices, None and one Ellipsis.
+  PyObject* items = PyTuple_CheckExact(key) ? Py_NewRef(key) : PyTuple_Pack(1, key);
+  if (!items) return nullptr;
+  const Py_ssize_t n = PyTuple_GET_SIZE(items);
+  int consumed = 0, ellipses = 0;
+  bool only_ints = true;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = PyTuple_GET_ITEM(items, i);
+    if (item == Py_Ellipsis) {
+      ++ellipses;
+      only_ints = false;
+    } else if (PyLong_CheckExact(item) || PySlice_Check(item)) {
+      ++consumed;
+      only_ints = only_ints && PyLong_CheckExact(item);
+    } else if (item == Py_None) {
+      only_ints = false;
+    } else {
+      Py_DECREF(items);
+      return nullptr;
+    }
+  }
+  const int rank = static_cast<int>(x.shape.size());
+  if (ellipses > 1 || consumed > rank) {
+    Py_DECREF(items);
+    return nullptr;
+  }
+  Shape shape;
+  int dim = 0;
+  bool ok = true;
+  for (Py_ssize_t i = 0; i < n && ok; ++i) {
+    PyObject* item = PyTuple_GET_ITEM(items, i);
+    if (item == Py_None) {
+      shape.push_back(1);
+    } else if (item == Py_Ellipsis) {
+      for (int skip = rank - consumed; skip > 0; --skip) shape.push_back(x.shape[dim++]);
+    } else if (PyLong_CheckExact(item)) {
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+      ok = !overflow && v >= -x.shape[dim] && v < x.shape[dim];
+      ++dim;
+    } else {
+      Py_ssize_t start = 0, stop = 0, step = 0;
+      if (PySlice_Unpack(item, &start, &stop, &step) < 0) {
+        PyErr_Clear();
+        ok = false;
+        break;
+      }
+      shape.push_back(PySlice_AdjustIndices(static_cast<Py_ssize_t>(x.shape[dim]), &start, &stop, step));
+      ++dim;
+    }
+  }
+  for (; dim < rank; ++dim) shape.push_back(x.shape[dim]);
+  if (!ok) {
+    Py_DECREF(items);
+    return nullptr;
+  }
+  Py_DECREF(items);
+  EagerForm form;
+  form.kind = EagerForm::Kind::kSubscript;
+  form.arg_nodes = {node_of(container), -1};
+  form.constants = {nullptr, Py_NewRef(key)};
+  // An int for every dimension gives an element: a NumPy scalar.
+  const bool element = only_ints && consumed == rank;
+  return record_view(x, std::move(shape), std::move(form), element, where);
+}
 
 PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where) {
   if (!may_trace(lhs) && !may_trace(rhs)) return nullptr;
@@ -640,7 +918,7 @@ PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const L
   if (a.weak != Weak::kNone && b.weak != Weak::kNone) return nullptr;
   // In place, only a pending lazy value can be updated without writing
   // memory the program can see.
-  if (in_place && !a.lazy) return nullptr;
+  if (in_place && (!a.lazy || shares_with_views(*trace_of(lhs), node_of(lhs)))) return nullptr;
   EagerForm form;
   form.kind = in_place ? EagerForm::Kind::kInPlaceOperator : EagerForm::Kind::kBinaryOperator;
   form.operator_code = nb_op;
@@ -739,12 +1017,14 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
       return record_astype(callable, call, where);
     case CallForm::kClip:
       return record_clip(callable, call, where);
+    case CallForm::kView:
+      return record_view_call(entry, callable, call, where);
     case CallForm::kNone: break;
   }
   return nullptr;
 }
 
-PyObject* lazy_attribute(PyObject* lazy, PyObject* name) {
+PyObject* lazy_attribute(PyObject* lazy, PyObject* name, const Location& where) {
   Trace* trace = trace_of(lazy);
   if (trace->done) return nullptr;
   const char* text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
@@ -768,6 +1048,18 @@ PyObject* lazy_attribute(PyObject* lazy, PyObject* name) {
     return shape;
   }
   if (attr == "ndim") return PyLong_FromSize_t(node.shape.size());
+  if (attr == "T") {
+    Operand x;
+    if (!viewable(lazy, x)) return nullptr;
+    PyObject* transpose = ndarray_method("transpose");
+    if (!transpose) return nullptr;
+    EagerForm form;
+    form.kind = EagerForm::Kind::kCall;
+    form.callable = Py_NewRef(transpose);
+    form.arg_nodes = {node_of(lazy)};
+    form.constants = {nullptr};
+    return record_view(x, Shape(x.shape.rbegin(), x.shape.rend()), std::move(form), false, where);
+  }
   if (attr == "size") return PyLong_FromLongLong(jit::element_count(node.shape));
   return nullptr;
 }

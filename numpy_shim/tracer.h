@@ -46,9 +46,12 @@ PyObject* trace_unary_operator(UnaryOperator op, PyObject* operand, const Locati
 PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
                      PyObject* kwnames, const Location& where);
 
-// `lazy.name` when the trace knows it without computing (shape, dtype,
-// ndim, size); nullptr without an exception otherwise.
-PyObject* lazy_attribute(PyObject* lazy, PyObject* name);
+// `lazy.name` when the trace knows it without computing (shape, ndim,
+// size) or records it (`.T`); nullptr without an exception otherwise.
+PyObject* lazy_attribute(PyObject* lazy, PyObject* name, const Location& where);
+// `container[key]` for a lazy container and a basic index (ints, slices,
+// None, Ellipsis): a view recorded into the region.
+PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& where);
 // The unbound ndarray method `lazy.name` calls when the tracer traces it
 // (borrowed), else nullptr.
 PyObject* lazy_method(PyObject* lazy, PyObject* name);

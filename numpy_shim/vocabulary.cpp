@@ -85,6 +85,25 @@ Tables build_tables() {
     t.methods[method] = descriptor;
   }
   add_function(np, "clip", CallForm::kClip, jit::Op::clip);
+  struct ViewName {
+    ViewCall call;
+    const char* name;
+    bool is_method;
+  };
+  const ViewName views[] = {{ViewCall::kReshape, "reshape", true},       {ViewCall::kRavel, "ravel", true},
+                            {ViewCall::kTranspose, "transpose", true},   {ViewCall::kSqueeze, "squeeze", true},
+                            {ViewCall::kExpandDims, "expand_dims", false},
+                            {ViewCall::kBroadcastTo, "broadcast_to", false}};
+  for (const ViewName& v : views) {
+    PyObject* f = PyObject_GetAttrString(np, v.name);  // kept for the process
+    if (f) t.callables.emplace(f, VocabularyEntry{CallForm::kView, jit::Op::view, v.call, false});
+    PyObject* m = v.is_method && ndarray ? PyObject_GetAttrString(ndarray, v.name) : nullptr;
+    if (m) {
+      t.callables.emplace(m, VocabularyEntry{CallForm::kView, jit::Op::view, v.call, true});
+      t.methods[v.name] = m;
+    }
+    PyErr_Clear();
+  }
   if (ndarray) {
     for (const auto& [name, form, op] : {std::tuple{"astype", CallForm::kAstype, jit::Op::astype},
                                          std::tuple{"clip", CallForm::kClip, jit::Op::clip}}) {
@@ -219,8 +238,12 @@ PyObject* traced_method(PyObject* name) {
     PyErr_Clear();
     return nullptr;
   }
+  return ndarray_method(text);
+}
+
+PyObject* ndarray_method(const char* name) {
   const auto& methods = tables().methods;
-  const auto found = methods.find(text);
+  const auto found = methods.find(name);
   return found == methods.end() ? nullptr : found->second;
 }
 

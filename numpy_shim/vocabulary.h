@@ -18,11 +18,17 @@ enum class CallForm : unsigned char {
   kNorm,       // np.linalg.norm(x, ord=None, axis=None, keepdims=False)
   kAstype,     // a.astype(dtype)
   kClip,       // np.clip(a, a_min, a_max) and a.clip(a_min, a_max)
+  kView,       // a call that gives a view: which one in `view`
 };
+
+// The calls that give views, as functions (np.reshape(a, ...)) or methods.
+enum class ViewCall : unsigned char { kReshape, kRavel, kTranspose, kSqueeze, kExpandDims, kBroadcastTo };
 
 struct VocabularyEntry {
   CallForm form = CallForm::kNone;
   jit::Op op = jit::Op::input;
+  ViewCall view = ViewCall::kReshape;  // for kView
+  bool method = false;                 // an ndarray method: the array comes first
 };
 
 // What `callable` is to the tracer. NumPy must be loaded.
@@ -46,6 +52,9 @@ PyObject* ufunc_of(jit::Op op);
 // The unbound ndarray method for the name (borrowed), or nullptr when the
 // tracer has no reduction or conversion of that name.
 PyObject* traced_method(PyObject* name);
+
+// The same by its name.
+PyObject* ndarray_method(const char* name);
 
 // numpy module attribute (borrowed), looked up once.
 PyObject* numpy_attr(const char* name);

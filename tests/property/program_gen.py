@@ -83,7 +83,7 @@ REDUCTIONS = ["sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "a
 # operands; how a relative error in the operands carries through them.
 EXACT_OPS = {"add", "subtract", "multiply", "divide", "negative", "positive", "absolute", "sqrt",
              "square", "minimum", "maximum", "fmin", "fmax", "floor", "ceil", "trunc", "rint",
-             "where", "astype", "min", "max", "floor_divide", "remainder", "clip"}
+             "where", "astype", "min", "max", "floor_divide", "remainder", "clip", "view"}
 ULP_OPS = {"exp", "log", "sin", "cos", "tanh", "arctan2", "power"}
 SUM_OPS = {"sum", "prod", "mean", "norm"}
 # Operations that can enlarge an error of their operands without bound (sin
@@ -272,7 +272,7 @@ def combine_bound(op, operands, out_dtype, reduced=1):
         return ("R", ks[0] + 1, origin)
     if op == "square":
         return ("R", 2 * ks[0] + 1, origin)
-    if op in ("negative", "absolute", "positive", "min", "max"):
+    if op in ("negative", "absolute", "positive", "min", "max", "view"):
         return ("R", ks[0], origin)
     if op in ("minimum", "maximum", "fmin", "fmax", "where", "clip"):
         return ("R", max(ks), origin)
@@ -526,7 +526,7 @@ class _Builder:
     def one_op(self):
         """(op name, source lines, value operand names, reduce info, in-place target)."""
         kind = self.pick(["binop"] * 6 + ["ufunc2"] * 3 + ["ufunc1"] * 4 + ["where"] * 2 +
-                         ["astype"] * 2 + ["reduce"] * 3 + ["norm", "unary", "inplace", "clip"])
+                         ["astype"] * 2 + ["reduce"] * 3 + ["norm", "unary", "inplace", "clip"] + ["view"] * 2)
         if kind == "binop":
             sym = self.pick(list(BINARY_OPERATORS))
             a, b = self.operand(), self.operand()
@@ -551,6 +551,12 @@ class _Builder:
             c = self.array()
             a, b = self.operand(35), self.operand(35)
             return "where", f"np.where({c}, {a}, {b})", [a, b], {"cond": c}
+        if kind == "view":
+            a = self.array()
+            form = self.pick(["{}[::-1]", "{}.T", "{}[1:]", "{}[:-2:3]", "{}.reshape(-1)", "{}[..., None]",
+                              "np.expand_dims({}, 0)", "{}.ravel()", "{}[0]", "{}[-1, ...]",
+                              "np.transpose({})", "{}.squeeze()", "{}[None, ::2]"])
+            return "view", form.format(a), [a], None
         if kind == "clip":
             a = self.array()
             lo = self.pick([self.operand(60)] * 3 + ["None"])
