@@ -1,0 +1,20 @@
+// Vectorized transcendental functions that JIT-generated AVX2 kernels call on
+// one 256-bit register's worth of lanes. Every lane is within 2 ULP of the
+// correctly rounded result, and lanes the vector code does not cover (NaN,
+// infinities, huge or subnormal arguments, results that overflow or
+// underflow) are computed by the scalar libm function, so that results and
+// IEEE exception flags match it there.
+#pragma once
+
+namespace npy::jit {
+
+// A function applied in place to one 32-byte aligned vector of lanes: 4
+// doubles or 8 floats. Only to be called on CPUs with AVX2.
+using LaneFunction = void (*)(void* lanes);
+
+enum class VectorFunction { sin, cos, exp, log, exp2, log2, log10, expm1, log1p, tan };
+
+// nullptr when there is no vector version for that function and element size.
+LaneFunction lane_function(VectorFunction f, bool float64);
+
+}  // namespace npy::jit
