@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 
 #include "jit/host.h"
 
@@ -212,10 +213,13 @@ void unpack(char* dst, std::int64_t stride, const char* src, std::int64_t n, int
 }
 
 // One thread's scratch: packed inputs and the tail's inputs and outputs.
+// In one allocation (a loop over a small array makes one per run).
 struct Scratch {
-  std::vector<std::vector<char>> packed;
-  std::vector<std::vector<char>> tail_in, tail_out;
-  std::vector<std::vector<char>> unpacked;  // outputs written apart, then scattered
+  std::unique_ptr<char[]> storage;
+  char* packed[kMaxSlots] = {};
+  char* tail_in[kMaxSlots] = {};
+  char* tail_out[kMaxSlots] = {};
+  char* unpacked[kMaxSlots] = {};  // outputs written apart, then scattered
 };
 
 struct Loop {
@@ -252,7 +256,7 @@ struct Loop {
       p += lo * inner;
       if (packed[i]) {
         const int size = itemsize(in.dtype);
-        char* dst = s.packed[i].data();
+        char* dst = s.packed[i];
         pack(dst, p, inner, hi - lo, size);
         p = dst;
       }
@@ -262,7 +266,7 @@ struct Loop {
       char* p = outputs[o].data + lo * out_strides[o][rank - 1];
       for (std::size_t d = 0; d + 1 < rank; ++d) p += index[d] * out_strides[o][d];
       out_at[o] = p;
-      slots[nin + o] = scattered[o] ? s.unpacked[o].data() : p;
+      slots[nin + o] = scattered[o] ? s.unpacked[o] : p;
     }
     const int lanes = kernel.lanes;
     const std::int64_t n = hi - lo;
@@ -272,7 +276,7 @@ struct Loop {
     if (rem) tail_vector(slots, full, rem, acc, s);
     for (std::size_t o = 0; o < nout; ++o) {
       if (scattered[o]) {
-        unpack(out_at[o], out_strides[o][rank - 1], s.unpacked[o].data(), n, itemsize(outputs[o].dtype));
+        unpack(out_at[o], out_strides[o][rank - 1], s.unpacked[o], n, itemsize(outputs[o].dtype));
       }
     }
     for (int k : narrow_sums) {
@@ -298,34 +302,46 @@ struct Loop {
       }
       const int size = itemsize(inputs[i].dtype);
       const char* src = static_cast<const char*>(slots[i]) + full * lanes * size;
-      char* dst = s.tail_in[i].data();
+      char* dst = s.tail_in[i];
       for (int k = 0; k < lanes; ++k) std::memcpy(dst + k * size, src + std::min<std::int64_t>(k, rem - 1) * size, size);
       tail[i] = dst;
     }
-    for (std::size_t o = 0; o < nout + ordered; ++o) tail[nin + o] = s.tail_out[o].data();
+    for (std::size_t o = 0; o < nout + ordered; ++o) tail[nin + o] = s.tail_out[o];
     Vector mask{};
     for (std::int64_t k = 0; k < rem; ++k) std::memset(mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
     kernel.entry(tail, 1, acc.data(), &mask);
     for (std::size_t o = 0; o < nout + ordered; ++o) {
       const int size = o < nout ? itemsize(outputs[o].dtype) : sum_bytes;
-      std::memcpy(static_cast<char*>(slots[nin + o]) + full * lanes * size, s.tail_out[o].data(), rem * size);
+      std::memcpy(static_cast<char*>(slots[nin + o]) + full * lanes * size, s.tail_out[o], rem * size);
     }
   }
 
   Scratch make_scratch() const {
-    Scratch s;
-    s.packed.resize(inputs.size());
-    s.tail_in.resize(inputs.size());
-    s.tail_out.resize(outputs.size() + ordered);
-    s.unpacked.resize(outputs.size());
+    // Sizes first, then one block; each piece 32-byte aligned, as vectors load them.
+    std::size_t total = 0;
+    auto reserve = [&total](std::size_t bytes) {
+      const std::size_t at = total;
+      total += (bytes + 31) / 32 * 32;
+      return at;
+    };
+    std::size_t at_packed[kMaxSlots], at_tail_in[kMaxSlots], at_tail_out[kMaxSlots], at_unpacked[kMaxSlots];
     for (std::size_t o = 0; o < outputs.size(); ++o) {
-      if (scattered[o]) s.unpacked[o].resize(kSpan * itemsize(outputs[o].dtype));
+      at_unpacked[o] = scattered[o] ? reserve(kSpan * itemsize(outputs[o].dtype)) : 0;
     }
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (packed[i]) s.packed[i].resize(kSpan * itemsize(inputs[i].dtype));
-      s.tail_in[i].resize(32 * itemsize(inputs[i].dtype));
+      at_packed[i] = packed[i] ? reserve(kSpan * itemsize(inputs[i].dtype)) : 0;
+      at_tail_in[i] = reserve(32 * itemsize(inputs[i].dtype));
     }
-    for (std::size_t o = 0; o < s.tail_out.size(); ++o) s.tail_out[o].resize(32 * 8);
+    for (std::size_t o = 0; o < outputs.size() + ordered; ++o) at_tail_out[o] = reserve(32 * 8);
+    Scratch s;
+    s.storage.reset(new char[total + 32]);
+    char* base = s.storage.get() + (32 - reinterpret_cast<std::uintptr_t>(s.storage.get()) % 32) % 32;
+    for (std::size_t o = 0; o < outputs.size(); ++o) s.unpacked[o] = scattered[o] ? base + at_unpacked[o] : nullptr;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      s.packed[i] = packed[i] ? base + at_packed[i] : nullptr;
+      s.tail_in[i] = base + at_tail_in[i];
+    }
+    for (std::size_t o = 0; o < outputs.size() + ordered; ++o) s.tail_out[o] = base + at_tail_out[o];
     return s;
   }
 };
@@ -377,13 +393,18 @@ struct Walker {
   std::int64_t inner_rows = 1;   // rows of the innermost dimension per outer index
   Scratch scratch;
   Accumulators acc;
-  std::vector<std::vector<T>> windows;  // per ordered reduction
+  std::unique_ptr<T[]> window_storage;
+  T* windows[kMaxOrderedSums] = {};  // per ordered reduction
   std::int64_t window_start = 0, window_end = 0, limit = 0;
   std::vector<std::int64_t> index;
 
-  Walker(const Loop& l, std::size_t reductions)
-      : loop(l), scratch(l.make_scratch()), acc(reductions),
-        windows(l.ordered, std::vector<T>(kWindow + kPairwiseBlock)), index(l.shape.size()) {}
+  // `count`: the most elements one run walks.
+  Walker(const Loop& l, std::size_t reductions, std::int64_t count)
+      : loop(l), scratch(l.make_scratch()), acc(reductions), index(l.shape.size()) {
+    const std::int64_t size = std::min(count, kWindow) + kPairwiseBlock;
+    window_storage.reset(new T[static_cast<std::size_t>(size * l.ordered)]);
+    for (int k = 0; k < l.ordered; ++k) windows[k] = window_storage.get() + k * size;
+  }
 
   // Produces reduced elements [from, to) into the windows at their offsets.
   void produce(std::int64_t from, std::int64_t to) {
@@ -395,7 +416,7 @@ struct Walker {
       const std::int64_t pos = from % n;
       const std::int64_t take = std::min(to - from, n - pos);
       for (int k = 0; k < loop.ordered; ++k) {
-        outs[k] = reinterpret_cast<char*>(windows[k].data() + (from - window_start));
+        outs[k] = reinterpret_cast<char*>(windows[k] + (from - window_start));
       }
       loop.span(index.data(), pos, pos + take, acc, scratch, outs);
       from += take;
@@ -415,7 +436,9 @@ struct Walker {
   void ensure(std::int64_t lo, std::int64_t n) {
     if (lo >= window_start && lo + n <= window_end) return;
     const std::int64_t keep = std::max<std::int64_t>(0, window_end - lo);  // produced already
-    for (auto& w : windows) std::memmove(w.data(), w.data() + (lo - window_start), keep * sizeof(T));
+    for (int k = 0; k < loop.ordered; ++k) {
+      std::memmove(windows[k], windows[k] + (lo - window_start), keep * sizeof(T));
+    }
     window_start = lo;
     const std::int64_t end = std::min(limit, lo + std::max<std::int64_t>(n, kWindow));
     const std::int64_t from = lo + keep;
@@ -427,7 +450,7 @@ struct Walker {
   void sum(std::int64_t lo, std::int64_t n, T* out) {
     if (n <= kPairwiseBlock) {
       ensure(lo, n);
-      for (int k = 0; k < loop.ordered; ++k) out[k] = pairwise_leaf(windows[k].data() + (lo - window_start), n);
+      for (int k = 0; k < loop.ordered; ++k) out[k] = pairwise_leaf(windows[k] + (lo - window_start), n);
       return;
     }
     const std::int64_t n2 = pairwise_split(n);
@@ -512,7 +535,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
 #pragma omp parallel num_threads(outer >= threads ? threads : 1)
     {
       std::feclearexcept(kFpFlags);
-      Walker<T> walker(loop, reductions.size());
+      Walker<T> walker(loop, reductions.size(), count);
       walker.inner_rows = inner_rows;
       T sums[kMaxOrderedSums];
 #pragma omp for schedule(static)
@@ -537,7 +560,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
 #pragma omp parallel num_threads(threads)
   {
     std::feclearexcept(kFpFlags);
-    Walker<T> walker(loop, reductions.size());
+    Walker<T> walker(loop, reductions.size(), count);
     walker.inner_rows = inner_rows;
 #pragma omp for schedule(static)
     for (std::size_t p = 0; p < nparts; ++p) {

@@ -19,6 +19,7 @@
 #include "jit/cpu_driver.h"
 #include "jit/fusion.h"
 #include "jit/kernel_cache.h"
+#include "jit/plan_cache.h"
 
 #define NO_IMPORT_ARRAY
 #define PY_ARRAY_UNIQUE_SYMBOL npy_numpy_shim_ARRAY_API
@@ -209,7 +210,8 @@ class Runner {
   // Runs the steps, NumPy's floating-point reports held back. Should any
   // operation raise a flag NumPy reports, everything is run again, op by op
   // in the program's order, reporting as eager NumPy does.
-  int run(const std::vector<jit::Step>& steps, jit::Backend* backend) {
+  int run(jit::CachedPlan& plan, jit::Backend* backend) {
+    const std::vector<jit::Step>& steps = plan.steps;
     FpErrorsIgnored ignored;
     std::vector<std::vector<int>> sequence;  // what each step computes, in the steps' order
     for (const jit::Step& step : steps) {
@@ -223,7 +225,8 @@ class Runner {
     }
     order_by(sequence);
     int flags = 0;
-    for (const jit::Step& step : steps) {
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      const jit::Step& step = steps[s];
       if (step.eager) {
         if (run_node(step.node, &flags, ignored, false) < 0) return -1;
         continue;
@@ -238,7 +241,7 @@ class Runner {
         }
         continue;
       }
-      const int status = backend ? run_group(*backend, step.group, flags) : 0;
+      const int status = backend ? run_group(*backend, plan, s, flags) : 0;
       if (status < 0) return -1;
       if (status == 0) {  // not compiled
         for (int m : step.group.members) {
@@ -400,7 +403,12 @@ class Runner {
         noted = noting.noted();
       }
     }
-    const int raised = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+    // NumPy never reports floating-point errors of comparisons: its array
+    // loops clear the flags, its scalar comparisons (C's `<` on a NaN
+    // raises "invalid") do not look at them.
+    const int raised = form.kind == EagerForm::Kind::kCompare
+                           ? 0
+                           : std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
     if (!value) return -1;
     trace_.objects[i] = value;
     release_inputs_of(index, at);
@@ -456,7 +464,8 @@ class Runner {
   }
 
   // 1: ran as a kernel; 0: not run (no kernel for it); -1: error.
-  int run_group(jit::Backend& backend, const jit::Group& group, int& flags_raised) {
+  int run_group(jit::Backend& backend, jit::CachedPlan& plan, std::size_t step, int& flags_raised) {
+    const jit::Group& group = plan.steps[step].group;
     c_order_inputs_ = true;
     std::vector<PyObject*> keep;  // owned
     std::vector<std::int64_t> constants;
@@ -510,7 +519,7 @@ class Runner {
     }
     jit::Shape loop_shape = group.shape;
     jit::order_loop(loop_shape, inputs, outputs, !reductions.empty());
-    const jit::Kernel* kernel = jit::kernel_for(backend, trace_.region, group, jit::broadcast_inner(inputs));
+    const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs));
     const int flags = kernel ? jit::run_kernel(*kernel, loop_shape, group.reduced_dims, inputs, outputs, reductions)
                              : -1;
     if (flags < 0) {  // not compiled, or too many operands for the driver
@@ -546,22 +555,9 @@ class Runner {
 
 int run_steps(Trace& trace, const std::vector<bool>& needed, const std::vector<bool>& results) {
   jit::Backend* backend = jit::cpu_backend();
-  std::vector<jit::Step> steps;
-  if (backend) {
-    steps = jit::plan_region(trace.region, needed, results, [backend](const jit::Region& r, int node) {
-      return backend->fuse_class(r, node);
-    });
-  } else {
-    for (std::size_t i = 0; i < needed.size(); ++i) {
-      if (!needed[i] || trace.region.nodes[i].op == jit::Op::input) continue;
-      jit::Step step;
-      step.eager = true;
-      step.node = static_cast<int>(i);
-      steps.push_back(std::move(step));
-    }
-  }
+  const std::shared_ptr<jit::CachedPlan> plan = jit::plan_for(backend, trace.region, needed, results);
   Runner runner(trace);
-  return runner.run(steps, backend);
+  return runner.run(*plan, backend);
 }
 
 }  // namespace

@@ -37,8 +37,9 @@ using jit::Op;
 using jit::Shape;
 
 // Arrays smaller than this are left to NumPy unless a lazy value is involved:
-// a region's fixed cost exceeds what fusing saves on them.
-constexpr npy_intp kMinTracedElements = 1 << 14;
+// a region's fixed cost exceeds what fusing saves on them (bench/seeds/
+// small_arrays.py breaks even near 2,000 float64 elements on a 2-core machine).
+constexpr npy_intp kMinTracedElements = 1 << 11;
 // A trace longer than this is computed before it grows further.
 constexpr std::size_t kMaxRegionNodes = 512;
 

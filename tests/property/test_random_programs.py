@@ -543,7 +543,7 @@ def test_random_programs_match_python3(tmp_path):
         traced += sum(1 for _, p in batch if p.is_big())
     elapsed = time.monotonic() - start
     harness.report(
-        f"random programs: {len(programs)} programs ({traced} with an input of 16384+ elements) "
+        f"random programs: {len(programs)} programs ({traced} with an input of 2048+ elements) "
         f"in {len(batches)} batches, {len(failures)} differ; {STATS['within tolerance']} "
         f"results not bitwise equal but within their tolerance, {STATS['unchecked']} not "
         f"bitwise equal and not compared (tag unchecked); generation {generated:.1f} s, "

@@ -1,0 +1,89 @@
+#include "jit/plan_cache.h"
+
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+
+#include "jit/kernel_cache.h"
+
+namespace npy::jit {
+namespace {
+
+// What a plan depends on, as numbers: every node's op, types, shape,
+// operands, axes, whether it is needed and leaves, and the exponents of
+// powers (x**2 compiles apart). Other constants are run-time values.
+std::vector<std::int64_t> plan_key(const Region& region, const std::vector<bool>& needed,
+                                   const std::vector<bool>& leaves) {
+  std::vector<std::int64_t> key;
+  key.reserve(region.nodes.size() * 10);
+  for (std::size_t i = 0; i < region.nodes.size(); ++i) {
+    const Node& n = region.nodes[i];
+    key.push_back(static_cast<std::int64_t>(n.op) | static_cast<std::int64_t>(n.dtype) << 8 |
+                  static_cast<std::int64_t>(n.compute) << 16 | static_cast<std::int64_t>(n.keepdims) << 24 |
+                  static_cast<std::int64_t>(n.is_scalar_constant) << 25 |
+                  static_cast<std::int64_t>(needed[i]) << 26 | static_cast<std::int64_t>(leaves[i]) << 27 |
+                  static_cast<std::int64_t>(n.axes) << 32);
+    key.push_back(static_cast<std::int64_t>(n.shape.size()));
+    key.insert(key.end(), n.shape.begin(), n.shape.end());
+    key.insert(key.end(), n.inputs, n.inputs + 3);
+    if (n.op == Op::power) {
+      std::int64_t bits = 0;
+      std::memcpy(&bits, &region.nodes[n.inputs[1]].constant_float, sizeof bits);
+      key.push_back(bits);
+    }
+  }
+  return key;
+}
+
+struct KeyHash {
+  std::size_t operator()(const std::vector<std::int64_t>& key) const {
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::int64_t v : key) h = (h ^ static_cast<std::uint64_t>(v)) * 1099511628211ull;
+    return static_cast<std::size_t>(h);
+  }
+};
+
+// Plans kept at most: a program that records ever new regions (sizes that
+// keep changing) starts over rather than growing without bound.
+constexpr std::size_t kMaxPlans = 4096;
+
+}  // namespace
+
+const Kernel* CachedPlan::kernel(Backend& backend, const Region& region, std::size_t step,
+                                 const std::vector<bool>& broadcast_inner) {
+  for (const auto& [layout, kernel] : kernels_[step]) {
+    if (layout == broadcast_inner) return kernel;
+  }
+  const Kernel* kernel = kernel_for(backend, region, steps[step].group, broadcast_inner);
+  kernels_[step].emplace_back(broadcast_inner, kernel);
+  return kernel;
+}
+
+std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, const std::vector<bool>& needed,
+                                     const std::vector<bool>& leaves) {
+  static std::unordered_map<std::vector<std::int64_t>, std::shared_ptr<CachedPlan>, KeyHash> plans[2];
+  auto& cache = plans[backend != nullptr];
+  std::vector<std::int64_t> key = plan_key(region, needed, leaves);
+  const auto found = cache.find(key);
+  if (found != cache.end()) return found->second;
+  if (cache.size() >= kMaxPlans) cache.clear();
+  auto plan = std::make_shared<CachedPlan>();
+  if (backend) {
+    plan->steps = plan_region(region, needed, leaves, [backend](const Region& r, int node) {
+      return backend->fuse_class(r, node);
+    });
+  } else {
+    for (std::size_t i = 0; i < needed.size(); ++i) {
+      if (!needed[i] || region.nodes[i].op == Op::input) continue;
+      Step step;
+      step.eager = true;
+      step.node = static_cast<int>(i);
+      plan->steps.push_back(std::move(step));
+    }
+  }
+  plan->kernels_.resize(plan->steps.size());
+  cache.emplace(std::move(key), plan);
+  return plan;
+}
+
+}  // namespace npy::jit

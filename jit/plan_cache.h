@@ -1,0 +1,39 @@
+// Plans of regions seen before. A loop body records the same region every
+// time it runs (the same ops, dtypes and shapes, the same values leaving
+// it): its steps are planned once, and each group's kernel is looked up once
+// per input layout, so that a repeated small region pays neither planning
+// nor a kernel-cache lookup again.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "jit/backend.h"
+#include "jit/fusion.h"
+
+namespace npy::jit {
+
+class CachedPlan {
+ public:
+  std::vector<Step> steps;
+
+  // The kernel of fused step `step` for inputs laid out as `broadcast_inner`
+  // says (kernel_cache.h's kernel_for the first time).
+  const Kernel* kernel(Backend& backend, const Region& region, std::size_t step,
+                       const std::vector<bool>& broadcast_inner);
+
+ private:
+  friend std::shared_ptr<CachedPlan> plan_for(Backend*, const Region&, const std::vector<bool>&,
+                                              const std::vector<bool>&);
+  std::vector<std::vector<std::pair<std::vector<bool>, const Kernel*>>> kernels_;  // per step
+};
+
+// The plan of the region (`needed`, `leaves` as plan_region takes them);
+// with no backend, every needed node is an eager step.
+std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, const std::vector<bool>& needed,
+                     const std::vector<bool>& leaves);
+
+}  // namespace npy::jit
