@@ -15,6 +15,7 @@
 #include "jit/backend.h"
 #include "jit/host.h"
 #include "jit/trace_log.h"
+#include "jit/x86/vector_math.h"
 
 namespace npy::jit {
 namespace {
@@ -57,6 +58,24 @@ bool float_op(Op op) {
     case Op::power: case Op::clip:
       return true;
     default: return false;
+  }
+}
+
+// The transcendental functions kernels compute by calling vector_math on
+// each vector (nullptr: none for this op and lane width).
+LaneFunction lane_function_of(Op op, bool float64) {
+  switch (op) {
+    case Op::sin: return lane_function(VectorFunction::sin, float64);
+    case Op::cos: return lane_function(VectorFunction::cos, float64);
+    case Op::tan: return lane_function(VectorFunction::tan, float64);
+    case Op::exp: return lane_function(VectorFunction::exp, float64);
+    case Op::exp2: return lane_function(VectorFunction::exp2, float64);
+    case Op::expm1: return lane_function(VectorFunction::expm1, float64);
+    case Op::log: return lane_function(VectorFunction::log, float64);
+    case Op::log2: return lane_function(VectorFunction::log2, float64);
+    case Op::log10: return lane_function(VectorFunction::log10, float64);
+    case Op::log1p: return lane_function(VectorFunction::log1p, float64);
+    default: return nullptr;
   }
 }
 
@@ -149,6 +168,11 @@ class KernelBuilder {
     cc_.bind(loop);
     values_ = fixed_;
     for (int m : group_.members) {
+      const int same = earlier_equal_member(m);
+      if (same >= 0) {
+        values_[m] = values_[same];
+        continue;
+      }
       if (!emit_member(m)) return false;
     }
     for (std::size_t o = 0; o < group_.outputs.size(); ++o) {
@@ -367,6 +391,31 @@ class KernelBuilder {
     return true;
   }
 
+  // An element-wise member computed before `m` from the same operands by the
+  // same op (a program that writes np.cos(y) twice): its value is reused.
+  // Members are pure, so this changes neither results nor flags.
+  int earlier_equal_member(int m) {
+    const Node& node = region_.nodes[m];
+    const OpKind kind = op_info(node.op).kind;
+    if (kind == OpKind::kReduce || kind == OpKind::kNorm) return -1;
+    auto canonical = [&](int n) {
+      const auto found = same_as_.find(n);
+      return found == same_as_.end() ? n : found->second;
+    };
+    for (int other : group_.members) {
+      if (other == m) break;
+      const Node& o = region_.nodes[other];
+      if (o.op != node.op || o.dtype != node.dtype || o.compute != node.compute || same_as_.count(other)) continue;
+      bool same = true;
+      for (int a = 0; a < op_info(node.op).arity; ++a) same = same && canonical(o.inputs[a]) == canonical(node.inputs[a]);
+      if (same) {
+        same_as_[m] = other;
+        return other;
+      }
+    }
+    return -1;
+  }
+
   bool value_of(int node, Value& out) {
     const auto found = values_.find(node);
     if (found != values_.end()) {
@@ -442,6 +491,21 @@ class KernelBuilder {
       return true;
     }
     return false;
+  }
+
+  // r = f(a), lane by lane, through memory: the call clobbers every vector
+  // register, which the register allocator saves around it.
+  bool call_lane_function(LaneFunction f, const x86::Ymm& a, const x86::Ymm& r) {
+    if (!f) return false;
+    x86::Mem slot = cc_.newStack(32, 32);
+    cc_.vmovapd(slot, a);
+    x86::Gp address = cc_.newIntPtr();
+    cc_.lea(address, slot);
+    InvokeNode* call = nullptr;
+    cc_.invoke(&call, imm(reinterpret_cast<void*>(f)), FuncSignatureT<void, void*>());
+    call->setArg(0, address);
+    cc_.vmovapd(r, slot);
+    return true;
   }
 
   x86::Ymm float_min_max(const x86::Ymm& a, const x86::Ymm& b, bool is_min) {
@@ -526,6 +590,10 @@ class KernelBuilder {
           break;
         }
         case Op::sqrt: w ? cc_.vsqrtpd(r, a.reg) : cc_.vsqrtps(r, a.reg); break;
+        case Op::sin: case Op::cos: case Op::tan: case Op::exp: case Op::exp2: case Op::expm1:
+        case Op::log: case Op::log2: case Op::log10: case Op::log1p:
+          if (!call_lane_function(lane_function_of(node.op, w), a.reg, r)) return false;
+          break;
         case Op::negative: cc_.vxorpd(r, a.reg, sign()); break;
         case Op::positive: cc_.vmovapd(r, a.reg); break;
         case Op::absolute: cc_.vandnpd(r, sign(), a.reg); break;
@@ -535,7 +603,9 @@ class KernelBuilder {
         case Op::rint: w ? cc_.vroundpd(r, a.reg, 0xC) : cc_.vroundps(r, a.reg, 0xC); break;
         case Op::minimum: r = float_min_max(a.reg, b.reg, true); break;
         case Op::maximum: r = float_min_max(a.reg, b.reg, false); break;
-        case Op::clip: r = float_min_max(float_min_max(a.reg, b.reg, false), c3.reg, true); break;
+        case Op::clip:  // NumPy's clip keeps x where it equals a bound (+0 vs -0), as the bound goes first here
+          r = float_min_max(c3.reg, float_min_max(b.reg, a.reg, false), true);
+          break;
         case Op::equal: cmp(0x00); break;          // EQ_OQ
         case Op::not_equal: cmp(0x04); break;      // NEQ_UQ
         case Op::less: cmp(0x11); break;           // LT_OQ
@@ -693,6 +763,7 @@ class KernelBuilder {
   bool have_zero_ = false, have_ones_ = false;
   std::map<int, Value> fixed_;   // inputs loaded before the loop
   std::map<int, Value> values_;  // per iteration
+  std::map<int, int> same_as_;    // members that reuse an earlier member's value
   std::vector<int> scalar_ints_;
   std::vector<int> ordered_;  // reductions that sum in NumPy's order
   BaseNode* before_loop_ = nullptr;
@@ -749,7 +820,7 @@ class X86Backend : public Backend {
         } else if (c == DType::kBool) {
           if (!bool_op(node.op)) return -1;
         } else if (is_float(c)) {
-          if (!float_op(node.op)) return -1;
+          if (!float_op(node.op) && !lane_function_of(node.op, c == DType::kFloat64)) return -1;
           if (node.op == Op::power && !is_square_power(region, node)) return -1;
         } else if (lane_bits(c) != 0) {
           if (!int_op(node.op, c)) return -1;

@@ -32,4 +32,7 @@ def main():
     s = np.clip(a.sum(), 0, 10); print(type(s).__name__, s)
     show(np.clip(a.astype(np.float32) * 2, -1, 1.5))
     show(np.clip(a, 0, 1) * 2 + np.clip(a, -1, 0))
+    z = np.zeros(n)
+    for lo, hi, x in [(-0.0, 3, z), (0.0, 3, -z), (-3, -0.0, z), (-3, 0.0, -z)]:
+        print("signed zero", np.signbit(np.clip(x * 1, lo, hi)[:2]), np.signbit(np.maximum(x * 1, lo)[:2]))
 main()
