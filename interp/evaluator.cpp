@@ -11,6 +11,7 @@
 #include "interp/lazy_frames.h"
 #include "interp/opcode_table.h"
 #include "interp/policy.h"
+#include "numpy_shim/default_float.h"
 #include "numpy_shim/numpy_api.h"
 #include "numpy_shim/trace.h"
 #include "numpy_shim/tracer.h"
@@ -902,12 +903,17 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             }
           }
         }
+        if (!res && numpy_shim::default_float32()) {
+          res = numpy_shim::call_with_default_float(callable, args, total_args - nkw, kwnames);
+          if (!res && PyErr_Occurred()) goto call_done;
+        }
         if (!res) {
           res = PyObject_Vectorcall(
               callable, args, static_cast<size_t>(total_args - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET,
               kwnames);
           active.callee_takes_lazy = false;
         }
+      call_done:
         kwnames = nullptr;
         Py_DECREF(callable);
         for (int i = 0; i < total_args; ++i) Py_DECREF(args[i]);

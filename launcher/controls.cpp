@@ -53,6 +53,14 @@ const ControlSpec kControls[] = {
      "what to log to stderr: each region's ops when it is computed, each new kernel's code, "
      "deoptimizations, eager fallbacks (comma list)",
      [](const std::string& v, Controls& c) { return jit::parse_log_channels(v, c.log_channels); }},
+    {"NPY_DEFAULT_FLOAT", "float64|float32",
+     "the float type the program's creation calls (np.zeros, ones, empty, full, identity, eye, "
+     "arange, linspace) make when it names none (default float64, as NumPy)",
+     [](const std::string& v, Controls& c) {
+       if (v != "float64" && v != "float32") return false;
+       c.default_float32 = v == "float32";
+       return true;
+     }},
     {"NPY_THREADS", "N", "threads kernels run on (default: all cores)",
      [](const std::string& v, Controls&) { return jit::parse_thread_count(v) > 0; }},
 };

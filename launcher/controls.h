@@ -13,6 +13,7 @@ struct Controls {
   std::string stats_file;         // NPY_JIT_STATS=FILE.json: counters to FILE at exit
   bool interp_all_frames = false;  // NPY_INTERP=all (default: user)
   unsigned log_channels = 0;        // NPY_JIT_LOG, as jit::LogChannel bits
+  bool default_float32 = false;     // NPY_DEFAULT_FLOAT=float32
 };
 
 // Reads and checks every NPY_* variable. On a bad value returns nothing and

@@ -21,6 +21,7 @@
 #include "launcher/command_line.h"
 #include "launcher/controls.h"
 #include "launcher/runtime_module.h"
+#include "numpy_shim/default_float.h"
 #include "version.h"
 
 namespace {
@@ -99,6 +100,7 @@ void run_interpreter(Launch& launch) {
   if (launch.controls.jit) {
     npy::jit::set_log_channels(launch.controls.log_channels);
     npy::jit::set_explain(launch.scan.explain_index != 0);
+    npy::numpy_shim::set_default_float32(launch.controls.default_float32);
     npy::interp::install_evaluator(launch.controls.interp_all_frames ? npy::interp::Scope::kAll
                                                                      : npy::interp::Scope::kUserCode);
   }

@@ -252,7 +252,10 @@ PyObject* numpy_attr(const char* name) {
   const auto found = cache.find(name);
   if (found != cache.end()) return found->second;
   PyObject* value = numpy_module() ? PyObject_GetAttrString(numpy_module(), name) : nullptr;
-  if (!value) PyErr_Clear();
+  if (!value) {
+    PyErr_Clear();
+    return nullptr;  // not remembered: NumPy may not be loaded yet
+  }
   cache[name] = value;
   return value;
 }
