@@ -164,7 +164,10 @@ std::string group_key(const Region& region, const Group& group, const std::vecto
   };
   for (std::size_t i = 0; i < group.inputs.size(); ++i) {
     const Node& in = region.nodes[group.inputs[i]];
-    key << "in" << i << ":" << dtype_name(in.dtype) << (broadcast_inner[i] ? "b" : "v");
+    // A Python number is held as a double or an int64, whatever its dtype:
+    // it loads apart from a 0-d array of that dtype.
+    key << "in" << i << ":" << dtype_name(in.dtype) << (in.is_scalar_constant ? "c" : "")
+        << (broadcast_inner[i] ? "b" : "v");
     // Constants are run-time arguments, except a power's exponent, which
     // decides the code (x**2 is x*x).
     for (int m : group.members) {

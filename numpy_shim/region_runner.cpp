@@ -128,6 +128,9 @@ PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
       return PyObject_RichCompare(args[0], args[1], form.operator_code);
     case EagerForm::Kind::kSubscript:
       return PyObject_GetItem(args[0], args[1]);
+    case EagerForm::Kind::kPartOfCall:
+      PyErr_SetString(PyExc_SystemError, "npython: a step of a NumPy function computed on its own");
+      return nullptr;
     case EagerForm::Kind::kUnaryOperator:
       switch (static_cast<UnaryOperator>(form.operator_code)) {
         case UnaryOperator::kNegative: return PyNumber_Negative(args[0]);
@@ -289,6 +292,9 @@ class Runner {
         for (int input : nodes_[node].inputs) {
           if (input >= 0) last_use_[input] = std::max(last_use_[input], p);
         }
+        for (int arg : trace_.eager[node].arg_nodes) {  // what NumPy reads when it computes the node
+          if (arg >= 0) last_use_[arg] = std::max(last_use_[arg], p);
+        }
       }
     }
   }
@@ -373,6 +379,7 @@ class Runner {
     const std::size_t i = static_cast<std::size_t>(index);
     const std::size_t at = position_[i];
     const EagerForm& form = trace_.eager[i];
+    if (form.kind == EagerForm::Kind::kPartOfCall) return 0;  // its function's last node computes it all
     std::feclearexcept(FE_ALL_EXCEPT);
     PyObject* value = nullptr;
     if (form.kind == EagerForm::Kind::kBinaryOperator &&

@@ -15,7 +15,10 @@ namespace npy::numpy_shim {
 
 // How eager NumPy computes a node: the exact call the program made.
 struct EagerForm {
-  enum class Kind { kCall, kBinaryOperator, kInPlaceOperator, kCompare, kUnaryOperator, kSubscript };
+  // kPartOfCall: a step of a NumPy function the tracer spelled out in
+  // region ops (np.std as sums, a division, ...): only kernels compute it;
+  // through NumPy, the function's last node makes the program's own call.
+  enum class Kind { kCall, kBinaryOperator, kInPlaceOperator, kCompare, kUnaryOperator, kSubscript, kPartOfCall };
   Kind kind = Kind::kCall;
   PyObject* callable = nullptr;  // kCall (owned)
   int operator_code = 0;         // NB_* / Py_LT... / UnaryOp

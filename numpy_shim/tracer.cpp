@@ -629,6 +629,108 @@ PyObject* record_clip(PyObject* callable, const CallArgs& call, const Location& 
   return lazy;
 }
 
+// ---- variance and standard deviation ----
+
+// A float constant of the region (a count, as NumPy's intp divides).
+int constant_node(Trace& trace, double value) {
+  jit::Node node;
+  node.op = Op::input;
+  node.dtype = node.compute = DType::kFloat64;
+  node.is_scalar_constant = true;
+  node.constant_float = value;
+  node.constant_int = static_cast<std::int64_t>(value);
+  const int index = trace.region.add(node);
+  trace.eager.emplace_back();
+  trace.objects.push_back(nullptr);
+  trace.handles.push_back(0);
+  return index;
+}
+
+// np.var / np.std of a float64 array, spelled out as NumPy's _var computes
+// it: the sum over the axes kept as dimensions, divided by the count; the
+// squares of the deviations from it summed; divided by count - ddof; the
+// square root for std. Each step is a region op that kernels fuse; through
+// NumPy, the last one makes the program's call (and NumPy says what it
+// says). Other dtypes, ddof >= count and other arguments run eagerly.
+PyObject* record_moment(bool is_std, PyObject* callable, const CallArgs& call, const Location& where) {
+  const std::size_t npos = call.positional.size();
+  if (npos < 1 || npos > 2 || !call.only_keywords({"axis", "ddof", "keepdims"})) return nullptr;
+  if (npos == 2 && call.keyword("axis")) return nullptr;
+  PyObject* axis = npos == 2 ? call.positional[1] : call.keyword("axis");
+  PyObject* keepdims_obj = call.keyword("keepdims");
+  if (keepdims_obj && !PyBool_Check(keepdims_obj)) return nullptr;
+  const bool keepdims = keepdims_obj == Py_True;
+  long long ddof = 0;
+  if (PyObject* d = call.keyword("ddof")) {
+    if (!PyLong_CheckExact(d)) return nullptr;
+    int overflow = 0;
+    ddof = PyLong_AsLongLongAndOverflow(d, &overflow);
+    if (overflow || ddof < 0 || PyErr_Occurred()) {
+      PyErr_Clear();
+      return nullptr;
+    }
+  }
+  Operand x;
+  if (!classify(call.positional[0], x) || x.weak != Weak::kNone || x.numpy_scalar) return nullptr;
+  if ((!x.lazy && Py_TYPE(x.object) != &PyArray_Type) || x.dtype != DType::kFloat64) return nullptr;
+  const Operand* ops[] = {&x};
+  if (!worth_tracing(ops, 1) || !state_allows_tracing()) return nullptr;
+  const int rank = static_cast<int>(x.shape.size());
+  std::uint32_t mask = 0;
+  if (!parse_axes(axis, rank, true, mask)) return nullptr;
+  std::int64_t count = 1;
+  Shape kept, result;
+  for (int d = 0; d < rank; ++d) {
+    const bool reduced = mask & (1u << d);
+    if (reduced) count *= x.shape[d];
+    kept.push_back(reduced ? 1 : x.shape[d]);
+    if (!reduced || keepdims) result.push_back(reduced ? 1 : x.shape[d]);
+  }
+  if (count == 0 || ddof >= count) return nullptr;  // NumPy warns, with its own messages
+  std::shared_ptr<Trace> trace = open_trace();
+  if (trace->region.nodes.size() + 10 > kMaxRegionNodes) {
+    if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
+    return nullptr;
+  }
+  const int input = input_node(*trace, x);
+  auto step = [&](Op op, Shape shape, int a, int b, std::uint32_t axes, bool keep) {
+    jit::Node node;
+    node.op = op;
+    node.dtype = node.compute = DType::kFloat64;
+    node.shape = std::move(shape);
+    node.inputs[0] = a;
+    node.inputs[1] = b;
+    node.axes = axes;
+    node.keepdims = keep;
+    EagerForm part;
+    part.kind = EagerForm::Kind::kPartOfCall;
+    return add_node(*trace, std::move(node), std::move(part), where);
+  };
+  const int total = step(Op::sum, kept, input, -1, mask, true);
+  const int mean = step(Op::divide, kept, total, constant_node(*trace, static_cast<double>(count)), 0, false);
+  const int deviation = step(Op::subtract, x.shape, input, mean, 0, false);
+  const int squares = step(Op::square, x.shape, deviation, -1, 0, false);
+  const int sum_squares = step(Op::sum, result, squares, -1, mask, keepdims);
+  int last = step(Op::divide, result, sum_squares, constant_node(*trace, static_cast<double>(count - ddof)), 0, false);
+  if (is_std) last = step(Op::sqrt, result, last, -1, 0, false);
+  // The last node is the program's call, reading the array itself (the
+  // runner keeps it alive until then).
+  EagerForm& form = trace->eager[last];
+  form.kind = EagerForm::Kind::kCall;
+  form.callable = Py_NewRef(callable);
+  form.arg_nodes.push_back(input);
+  form.constants.push_back(nullptr);
+  for (std::size_t i = 1; i < npos; ++i) {
+    form.arg_nodes.push_back(-1);
+    form.constants.push_back(Py_NewRef(call.positional[i]));
+  }
+  if (!call.keywords.empty()) {
+    form.kwargs = PyDict_New();
+    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(form.kwargs, k.c_str(), v);
+  }
+  return new_lazy(trace, last);
+}
+
 // ---- views ----
 
 // A shape argument: an int, or a tuple or list of ints.
@@ -1020,6 +1122,9 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
       return record_clip(callable, call, where);
     case CallForm::kView:
       return record_view_call(entry, callable, call, where);
+    case CallForm::kVar:
+    case CallForm::kStd:
+      return record_moment(entry.form == CallForm::kStd, callable, call, where);
     case CallForm::kNone: break;
   }
   return nullptr;

@@ -85,6 +85,15 @@ Tables build_tables() {
     t.methods[method] = descriptor;
   }
   add_function(np, "clip", CallForm::kClip, jit::Op::clip);
+  for (const auto& [name, form] : {std::pair{"var", CallForm::kVar}, std::pair{"std", CallForm::kStd}}) {
+    add_function(np, name, form, jit::Op::sqrt);
+    PyObject* m = ndarray ? PyObject_GetAttrString(ndarray, name) : nullptr;
+    if (m) {
+      t.callables.emplace(m, VocabularyEntry{form, jit::Op::sqrt, ViewCall::kReshape, true});
+      t.methods[name] = m;
+    }
+    PyErr_Clear();
+  }
   struct ViewName {
     ViewCall call;
     const char* name;

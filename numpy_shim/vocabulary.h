@@ -19,6 +19,8 @@ enum class CallForm : unsigned char {
   kAstype,     // a.astype(dtype)
   kClip,       // np.clip(a, a_min, a_max) and a.clip(a_min, a_max)
   kView,       // a call that gives a view: which one in `view`
+  kVar,        // np.var(a, axis, ddof=, keepdims=) and a.var(...)
+  kStd,        // np.std and a.std, likewise
 };
 
 // The calls that give views, as functions (np.reshape(a, ...)) or methods.

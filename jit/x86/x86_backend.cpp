@@ -603,7 +603,7 @@ class KernelBuilder {
         case Op::rint: w ? cc_.vroundpd(r, a.reg, 0xC) : cc_.vroundps(r, a.reg, 0xC); break;
         case Op::minimum: r = float_min_max(a.reg, b.reg, true); break;
         case Op::maximum: r = float_min_max(a.reg, b.reg, false); break;
-        case Op::clip:  // NumPy's clip keeps x where it equals a bound (+0 vs -0), as the bound goes first here
+        case Op::clip:  // scalar bounds: x is kept where it equals one (+0 vs -0), so the bound goes first
           r = float_min_max(c3.reg, float_min_max(b.reg, a.reg, false), true);
           break;
         case Op::equal: cmp(0x00); break;          // EQ_OQ
@@ -828,6 +828,13 @@ class X86Backend : public Backend {
           return -1;
         }
         if (node.dtype != DType::kBool && lane_bits(node.dtype) == 0) return -1;
+        // NumPy clips against two scalar bounds in a loop of its own, which
+        // keeps x where it equals a bound (signed zeros); array bounds take
+        // its general loop, which keeps the bound: those run through NumPy.
+        if (node.op == Op::clip &&
+            (!region.nodes[node.inputs[1]].shape.empty() || !region.nodes[node.inputs[2]].shape.empty())) {
+          return -1;
+        }
         if (!want(lane_bits(c)) || !want(lane_bits(node.dtype))) return -1;
         for (int a = 0; a < info.arity; ++a) {
           const DType to = logical || (node.op == Op::where && a == 0) ? DType::kBool : c;

@@ -526,7 +526,7 @@ class _Builder:
     def one_op(self):
         """(op name, source lines, value operand names, reduce info, in-place target)."""
         kind = self.pick(["binop"] * 6 + ["ufunc2"] * 3 + ["ufunc1"] * 4 + ["where"] * 2 +
-                         ["astype"] * 2 + ["reduce"] * 3 + ["norm", "unary", "inplace", "clip"] + ["view"] * 2)
+                         ["astype"] * 2 + ["reduce"] * 3 + ["norm", "unary", "inplace", "clip", "moment"] + ["view"] * 2)
         if kind == "binop":
             sym = self.pick(list(BINARY_OPERATORS))
             a, b = self.operand(), self.operand()
@@ -551,6 +551,19 @@ class _Builder:
             c = self.array()
             a, b = self.operand(35), self.operand(35)
             return "where", f"np.where({c}, {a}, {b})", [a, b], {"cond": c}
+        if kind == "moment":
+            a = self.array()
+            name = self.pick(["std", "var"])
+            args = []
+            rank = len(self.shapes[a])
+            if rank and self.chance(60):
+                args.append(f"axis={self.axis_text(rank, single=self.chance(50))}")
+            if self.chance(40):
+                args.append(f"ddof={self.pick([0, 1, 2])}")
+            if self.chance(30):
+                args.append("keepdims=True")
+            text = f"np.{name}({', '.join([a] + args)})" if self.chance(50) else f"{a}.{name}({', '.join(args)})"
+            return name, text, [a], None
         if kind == "view":
             a = self.array()
             form = self.pick(["{}[::-1]", "{}.T", "{}[1:]", "{}[:-2:3]", "{}.reshape(-1)", "{}[..., None]",
