@@ -1064,11 +1064,13 @@ PyObject* trace_unary_operator(UnaryOperator which, PyObject* operand, const Loc
 
 PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
                      PyObject* kwnames, const Location& where) {
-  const VocabularyEntry entry = lookup_callable(callable);
-  if (entry.form == CallForm::kNone) return nullptr;
+  // The arguments first: a call on small arrays, the common case, is left
+  // to NumPy without looking the callable up.
   bool any = false;
   for (Py_ssize_t i = 0; i < nargs && !any; ++i) any = may_trace(args[i]);
   if (!any) return nullptr;
+  const VocabularyEntry entry = lookup_callable(callable);
+  if (entry.form == CallForm::kNone) return nullptr;
   CallArgs call;
   call.positional.assign(args, args + nargs);
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
