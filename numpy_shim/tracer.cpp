@@ -464,6 +464,25 @@ std::optional<DType> reduction_dtype(Op op, DType in) {
   }
 }
 
+// The program's call as eager NumPy makes it: `callable` with the node's
+// value first, then the call's other positional arguments and keywords.
+EagerForm program_call(PyObject* callable, int first_node, const CallArgs& call) {
+  EagerForm form;
+  form.kind = EagerForm::Kind::kCall;
+  form.callable = Py_NewRef(callable);
+  form.arg_nodes.push_back(first_node);
+  form.constants.push_back(nullptr);
+  for (std::size_t i = 1; i < call.positional.size(); ++i) {
+    form.arg_nodes.push_back(-1);
+    form.constants.push_back(Py_NewRef(call.positional[i]));
+  }
+  if (!call.keywords.empty()) {
+    form.kwargs = PyDict_New();
+    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(form.kwargs, k.c_str(), v);
+  }
+  return form;
+}
+
 PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const CallArgs& call,
                            const Location& where) {
   const bool method = form_kind == CallForm::kReduceMethod;
@@ -521,19 +540,7 @@ PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const 
   node.axes = mask;
   node.keepdims = keepdims;
   node.inputs[0] = input_node(*trace, x);
-  EagerForm eager;
-  eager.kind = EagerForm::Kind::kCall;
-  eager.callable = Py_NewRef(callable);
-  eager.arg_nodes.push_back(node.inputs[0]);
-  eager.constants.push_back(nullptr);
-  for (std::size_t i = 1; i < npos; ++i) {
-    eager.arg_nodes.push_back(-1);
-    eager.constants.push_back(Py_NewRef(call.positional[i]));
-  }
-  if (!call.keywords.empty()) {
-    eager.kwargs = PyDict_New();
-    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(eager.kwargs, k.c_str(), v);
-  }
+  EagerForm eager = program_call(callable, node.inputs[0], call);
   const int index = add_node(*trace, std::move(node), std::move(eager), where);
   return new_lazy(trace, index);
 }
@@ -715,19 +722,9 @@ PyObject* record_moment(bool is_std, PyObject* callable, const CallArgs& call, c
   if (is_std) last = step(Op::sqrt, result, last, -1, 0, false);
   // The last node is the program's call, reading the array itself (the
   // runner keeps it alive until then).
-  EagerForm& form = trace->eager[last];
-  form.kind = EagerForm::Kind::kCall;
-  form.callable = Py_NewRef(callable);
-  form.arg_nodes.push_back(input);
-  form.constants.push_back(nullptr);
-  for (std::size_t i = 1; i < npos; ++i) {
-    form.arg_nodes.push_back(-1);
-    form.constants.push_back(Py_NewRef(call.positional[i]));
-  }
-  if (!call.keywords.empty()) {
-    form.kwargs = PyDict_New();
-    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(form.kwargs, k.c_str(), v);
-  }
+  EagerForm form = program_call(callable, input, call);
+  form.gives_scalar = trace->eager[last].gives_scalar;
+  trace->eager[last] = std::move(form);
   return new_lazy(trace, last);
 }
 
@@ -917,16 +914,7 @@ PyObject* record_view_call(const VocabularyEntry& entry, PyObject* callable, con
   if (!entry.method && entry.view == ViewCall::kReshape && rest.size() != 1) return nullptr;
   Shape shape;
   if (!view_shape(entry.view, x.shape, rest, shape)) return nullptr;
-  EagerForm form;
-  form.kind = EagerForm::Kind::kCall;
-  form.callable = Py_NewRef(callable);
-  form.arg_nodes.push_back(node_of(x.object));
-  form.constants.push_back(nullptr);
-  for (PyObject* a : rest) {
-    form.arg_nodes.push_back(-1);
-    form.constants.push_back(Py_NewRef(a));
-  }
-  return record_view(x, std::move(shape), std::move(form), false, where);
+  return record_view(x, std::move(shape), program_call(callable, node_of(x.object), call), false, where);
 }
 
 // Whether an in-place update of this lazy value would have to be seen
