@@ -30,6 +30,33 @@ struct Kernel {
   virtual ~Kernel() = default;
 };
 
+// How one loop input of a StagedReduction lies over its (K, N, J) loop:
+// how its elements for a vector of points are read, and whether it moves
+// along K and along J. Strides themselves are run-time arguments.
+struct StagedInput {
+  enum class Points { kBroadcast, kContiguous, kStrided };
+  Points points = Points::kBroadcast;
+  bool moves_outer = false;  // along K
+  bool moves_inner = false;  // along J
+};
+
+// A compiled StagedReduction (fusion.h) over `steps` steps of `points`
+// consecutive points of N: for each point, the index over K of the best
+// (argmin/argmax) inner reduction over J of the loop's value at (k, point,
+// j), written as int64 to `labels`.
+//  inputs: each loop input at (0, the first point, 0);
+//  strides: per input, bytes along K, N and J (three entries);
+//  outer, inner: K (at least 1) and J (below 8: the sums add one after
+//  another).
+struct StagedKernel {
+  using Entry = void (*)(const char* const* inputs, const std::int64_t* strides, std::int64_t outer,
+                         std::int64_t inner, std::int64_t* labels, std::int64_t steps);
+  Entry entry = nullptr;
+  int points = 0;
+  std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
+  virtual ~StagedKernel() = default;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -38,6 +65,10 @@ class Backend {
   // Compiles the group; nullptr when it cannot after all.
   virtual std::unique_ptr<Kernel> compile(const Region& region, const Group& group,
                                           const std::vector<bool>& broadcast_inner) = 0;
+  // Compiles the staged reduction for inputs laid out as `layout` (one per
+  // loop input); nullptr when it cannot.
+  virtual std::unique_ptr<StagedKernel> compile_staged(const Region& region, const StagedReduction& staged,
+                                                       const std::vector<StagedInput>& layout) = 0;
 };
 
 // The x86-64 backend for this machine, or nullptr when its CPU lacks what

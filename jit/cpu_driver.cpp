@@ -595,6 +595,47 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   return flags.load();
 }
 
+// A staged kernel's last `rem` points (fewer than a step) from point
+// `first`, on copies of the inputs that move along N whose spare points
+// repeat the last real one, so that they raise no floating-point flag of
+// their own. The copies keep each input's layout (StagedInput), which the
+// kernel was compiled for.
+void run_staged_tail(const StagedKernel& kernel, const Shape& shape, const std::vector<LoopInput>& inputs,
+                     std::int64_t first, std::int64_t rem, std::int64_t* labels) {
+  const std::int64_t K = shape[0], J = shape[2];
+  const std::int64_t points = kernel.points;
+  std::vector<const char*> at;
+  std::vector<std::int64_t> strides;
+  std::vector<std::vector<char>> copies(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const LoopInput& in = inputs[i];
+    const std::int64_t along_k = in.strides[0], along_n = in.strides[1], along_j = in.strides[2];
+    if (along_n == 0) {
+      at.push_back(in.data);
+      strides.insert(strides.end(), {along_k, 0, along_j});
+      continue;
+    }
+    const int size = itemsize(in.dtype);
+    const std::int64_t ks = along_k ? K : 1, js = along_j ? J : 1;
+    std::vector<char>& copy = copies[i];
+    copy.resize(ks * js * points * size);
+    char* dst = copy.data();
+    for (std::int64_t k = 0; k < ks; ++k) {
+      for (std::int64_t j = 0; j < js; ++j) {
+        for (std::int64_t p = 0; p < points; ++p, dst += size) {
+          const std::int64_t point = first + std::min(p, rem - 1);
+          std::memcpy(dst, in.data + k * along_k + point * along_n + j * along_j, size);
+        }
+      }
+    }
+    at.push_back(copy.data());
+    strides.insert(strides.end(), {along_k ? js * points * size : 0, size, along_j ? points * size : 0});
+  }
+  std::vector<std::int64_t> step_labels(points);
+  kernel.entry(at.data(), strides.data(), K, J, step_labels.data(), 1);
+  std::memcpy(labels, step_labels.data(), rem * sizeof(std::int64_t));
+}
+
 }  // namespace
 
 void order_loop(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs,
@@ -694,92 +735,52 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   return flags.load();
 }
 
-int run_staged(const StagedKernels& kernels, const Shape& shape, const std::vector<LoopInput>& inputs,
+std::vector<StagedInput> staged_layout(const std::vector<LoopInput>& inputs) {
+  std::vector<StagedInput> layout;
+  for (const LoopInput& input : inputs) {
+    StagedInput in;
+    const std::int64_t along_points = input.strides[1];
+    if (along_points == itemsize(input.dtype)) {
+      in.points = StagedInput::Points::kContiguous;
+    } else if (along_points != 0) {
+      in.points = StagedInput::Points::kStrided;
+    }
+    in.moves_outer = input.strides[0] != 0;
+    in.moves_inner = input.strides[2] != 0;
+    layout.push_back(in);
+  }
+  return layout;
+}
+
+int run_staged(const StagedKernel& kernel, const Shape& shape, const std::vector<LoopInput>& inputs,
                char* result) {
-  if (shape.size() != 3 || !kernels.accumulate || !kernels.select) return -1;
+  if (shape.size() != 3) return -1;
   const std::int64_t K = shape[0], N = shape[1], J = shape[2];
-  // NumPy adds fewer than 8 numbers one after another from 0: so do the
-  // running sums. More go pairwise.
+  // NumPy adds fewer than 8 numbers one after another from 0, as the kernel
+  // does. More go pairwise.
   if (J >= 8 || K == 0) return -1;
-  const int value_size = itemsize(kernels.value);
-  const int index_size = itemsize(kernels.index);
+  // Kernels of 32-bit lanes count k in int32 lanes.
+  if (K > std::numeric_limits<std::int32_t>::max()) return -1;
+  const std::int64_t points = kernel.points;
+  std::vector<std::int64_t> strides;
+  for (const LoopInput& in : inputs) strides.insert(strides.end(), in.strides.begin(), in.strides.end());
   const std::int64_t spans = (N + kSpan - 1) / kSpan;
   const int threads = K * N * J < kMinParallelWork ? 1 : host_threads();
   std::atomic<int> flags{0};
 #pragma omp parallel num_threads(threads)
   {
     std::feclearexcept(kFpFlags);
-    std::vector<char> sums(kSpan * value_size), best(kSpan * value_size), best_index(kSpan * index_size);
-    std::int64_t k_value = 0;
-    // The accumulate loop: the loop's inputs along the middle axis, then the sums.
-    std::vector<LoopInput> a_in(inputs.size() + 1);
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      a_in[i].dtype = inputs[i].dtype;
-      a_in[i].strides = {inputs[i].strides[1]};
-    }
-    a_in.back() = {sums.data(), {value_size}, kernels.value};
-    std::vector<LoopOutput> a_out = {{sums.data(), kernels.value, {value_size}}};
-    const Shape one_span = {kSpan};
-    Loop a{*kernels.accumulate, one_span, a_in, a_out, 0, kernels.accumulate->lane_bytes,
-           broadcast_inner(a_in), {}, {}, {}, {}, {}};
-    for (const LoopInput& in : a_in) {
-      const std::int64_t inner = in.strides.back();
-      a.packed.push_back(inner != 0 && inner != itemsize(in.dtype));
-    }
-    a.out_strides = {{value_size}};
-    a.scattered = {false};
-    std::vector<LoopInput> s_in = {{sums.data(), {value_size}, kernels.value},
-                                   {best.data(), {value_size}, kernels.value},
-                                   {best_index.data(), {index_size}, kernels.index},
-                                   {reinterpret_cast<const char*>(&k_value), {0}, DType::kInt64}};
-    std::vector<LoopOutput> s_out = {{best.data(), kernels.value, {value_size}},
-                                     {best_index.data(), kernels.index, {index_size}}};
-    Loop sel{*kernels.select, one_span, s_in, s_out, 0, kernels.select->lane_bytes,
-             broadcast_inner(s_in), {false, false, false, false}, {}, {}, {}, {}};
-    sel.out_strides = {{value_size}, {index_size}};
-    sel.scattered = {false, false};
-    std::memset(a.all_lanes.bytes, 0xff, 32);
-    std::memset(sel.all_lanes.bytes, 0xff, 32);
-    Scratch a_scratch = a.make_scratch();
-    Scratch s_scratch = sel.make_scratch();
-    Accumulators none;
+    std::vector<const char*> at(inputs.size());
 #pragma omp for schedule(static)
     for (std::int64_t span = 0; span < spans; ++span) {
       const std::int64_t lo = span * kSpan;
       const std::int64_t n = std::min(N, lo + kSpan) - lo;
-      for (std::int64_t e = 0; e < n; ++e) {
-        if (value_size == 8) {
-          const double start = kernels.is_max ? -HUGE_VAL : HUGE_VAL;
-          std::memcpy(best.data() + e * 8, &start, 8);
-        } else {
-          const float start = kernels.is_max ? -HUGE_VALF : HUGE_VALF;
-          std::memcpy(best.data() + e * 4, &start, 4);
-        }
-      }
-      std::memset(best_index.data(), 0, n * index_size);
-      for (std::int64_t k = 0; k < K; ++k) {
-        std::memset(sums.data(), 0, n * value_size);
-        for (std::int64_t j = 0; j < J; ++j) {
-          for (std::size_t i = 0; i < inputs.size(); ++i) {
-            a_in[i].data = inputs[i].data + k * inputs[i].strides[0] + j * inputs[i].strides[2] +
-                           lo * inputs[i].strides[1];
-          }
-          a.span(nullptr, 0, n, none, a_scratch);
-        }
-        k_value = k;
-        sel.span(nullptr, 0, n, none, s_scratch);
-      }
-      for (std::int64_t e = 0; e < n; ++e) {
-        std::int64_t index = 0;
-        if (index_size == 8) {
-          std::memcpy(&index, best_index.data() + e * 8, 8);
-        } else {
-          std::int32_t narrow;
-          std::memcpy(&narrow, best_index.data() + e * 4, 4);
-          index = narrow;
-        }
-        std::memcpy(result + (lo + e) * 8, &index, 8);
-      }
+      const std::int64_t steps = n / points;
+      for (std::size_t i = 0; i < inputs.size(); ++i) at[i] = inputs[i].data + lo * inputs[i].strides[1];
+      auto* labels = reinterpret_cast<std::int64_t*>(result) + lo;
+      if (steps) kernel.entry(at.data(), strides.data(), K, J, labels, steps);
+      const std::int64_t rem = n - steps * points;
+      if (rem) run_staged_tail(kernel, shape, inputs, lo + steps * points, rem, labels + steps * points);
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
   }

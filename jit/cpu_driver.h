@@ -50,11 +50,16 @@ int run_kernel(const Kernel& kernel, const Shape& shape, int reduced_dims,
                const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
                const std::vector<LoopReduction>& reductions);
 
-// Runs a StagedReduction over `shape` (K, N, J): writes the outer
-// reduction's index for each of the N elements to `result` (int64).
-// Returns the floating-point flags raised, or -1 when it cannot run it
-// exactly (J of 8 or more: NumPy then adds pairwise).
-int run_staged(const StagedKernels& kernels, const Shape& shape, const std::vector<LoopInput>& inputs,
+// How each input of a staged reduction over (K, N, J) lies: which of its
+// strides are zero, and whether its points lie one item apart.
+std::vector<StagedInput> staged_layout(const std::vector<LoopInput>& inputs);
+
+// Runs a staged reduction's kernel over `shape` (K, N, J), N cut into spans
+// on OpenMP threads: writes the outer reduction's index for each of the N
+// points to `result` (int64). Returns the floating-point flags raised, or
+// -1 when it cannot run it exactly (J of 8 or more: NumPy then adds
+// pairwise) or at all (no K).
+int run_staged(const StagedKernel& kernel, const Shape& shape, const std::vector<LoopInput>& inputs,
                char* result);
 
 }  // namespace npy::jit

@@ -1,8 +1,7 @@
-// Compiling a StagedReduction (fusion.h): two kernels over a span of the
-// middle axis, one that adds the loop's value (squared, for a norm) for one
-// index of the first and last axes into running sums, one that turns the
-// sums into the inner reduction's values and keeps the best value and its
-// index for the outer one.
+// Compiling a StagedReduction (fusion.h) into one kernel that, for each
+// vector of points, evaluates the loop over K and J, reduces it over J and
+// keeps the best index over K. Kernels are cached by what they compute and
+// by their inputs' layout (StagedInput), never by sizes or strides.
 #pragma once
 
 #include <vector>
@@ -11,18 +10,10 @@
 
 namespace npy::jit {
 
-struct StagedKernels {
-  const Kernel* accumulate = nullptr;  // slots: loop inputs..., sums | sums
-  const Kernel* select = nullptr;      // slots: sums, best, best index, k | best, best index
-  DType value = DType::kFloat64;       // of the sums and the best values
-  DType index = DType::kInt64;         // of the best index (int32 beside float32)
-  bool is_max = false;                 // argmax rather than argmin
-  bool is_norm = false;
-};
-
-// `moves[i]`: the loop's input i moves along the middle axis. A kernel is
-// null when the backend cannot compile it.
-StagedKernels compile_staged(Backend& backend, const Region& region, const StagedReduction& staged,
-                             const std::vector<bool>& moves);
+// The kernel for the staged reduction over inputs laid out as `layout`
+// (cpu_driver.h, staged_layout), compiling it on first use; nullptr when
+// the backend cannot.
+const StagedKernel* compile_staged(Backend& backend, const Region& region, const StagedReduction& staged,
+                                   const std::vector<StagedInput>& layout);
 
 }  // namespace npy::jit

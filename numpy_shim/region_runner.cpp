@@ -315,15 +315,17 @@ class Runner {
       for (PyObject* o : keep) Py_DECREF(o);
     };
     std::vector<jit::LoopInput> inputs(staged.loop.inputs.size());
-    std::vector<bool> moves;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       if (!loop_input(staged.loop.inputs[i], staged.loop.shape, inputs[i], keep, constants)) {
         release();
         return 0;
       }
-      moves.push_back(inputs[i].strides[1] != 0);
     }
-    const jit::StagedKernels kernels = jit::compile_staged(backend, trace_.region, staged, moves);
+    const jit::StagedKernel* kernel = jit::compile_staged(backend, trace_.region, staged, jit::staged_layout(inputs));
+    if (!kernel) {
+      release();
+      return 0;
+    }
     const jit::Node& outer = nodes_[staged.outer];
     std::vector<npy_intp> dims(outer.shape.begin(), outer.shape.end());
     PyObject* result = nullptr;
@@ -335,7 +337,7 @@ class Runner {
       release();
       return -1;
     }
-    const int flags = jit::run_staged(kernels, staged.loop.shape, inputs,
+    const int flags = jit::run_staged(*kernel, staged.loop.shape, inputs,
                                       static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result))));
     release();
     if (flags < 0) {

@@ -202,7 +202,7 @@ class KernelBuilder {
     return true;
   }
 
- private:
+ protected:  // the member emission, shared with StagedKernelBuilder
   bool wide() const { return bits_ == 64; }
 
   // Emits `emit` before the loop (loop-invariant values: constants and
@@ -771,10 +771,409 @@ class KernelBuilder {
   std::map<std::int64_t, x86::Ymm> int_constants_;
 };
 
-struct X86Kernel : Kernel {
+// A StagedReduction's kernel (backend.h, StagedKernel). A step takes
+// kVectors vectors of points (independent chains, to hide the sums'
+// latency); for each, k runs over K and, inside, j over J. The loop's
+// members are emitted as KernelBuilder emits them, on the inputs read at
+// (k, points, j) through run-time strides. The inner sum adds the members'
+// value (squared, for a norm) one j after another from 0, as NumPy adds
+// fewer than 8 numbers; the best value and its index over K stay in
+// registers, and the labels are written as NumPy's int64.
+class StagedKernelBuilder : public KernelBuilder {
+ public:
+  static constexpr int kVectors = 2;
+
+  // `fixed[i]`: input i does not move at all (it is read once, before the loops).
+  StagedKernelBuilder(x86::Compiler& cc, const Region& region, const StagedReduction& staged,
+                      const std::vector<StagedInput>& layout, const std::vector<bool>& fixed)
+      : KernelBuilder(cc, region, staged.loop, fixed, staged.loop.fuse_class), staged_(staged), layout_(layout),
+        inner_(region.nodes[staged.inner]) {}
+
+  bool build() {
+    if (lane_bits(inner_.dtype) != bits_ || !is_float(inner_.dtype)) return false;
+    FuncNode* fn = cc_.addFunc(FuncSignatureT<void, const char* const*, const std::int64_t*, std::int64_t,
+                                              std::int64_t, std::int64_t*, std::int64_t>());
+    fn->frame().setAvxEnabled();
+    x86::Gp inputs = cc_.newIntPtr("inputs");
+    x86::Gp strides = cc_.newIntPtr("strides");
+    x86::Gp outer_count = cc_.newInt64("K");
+    inner_count_ = cc_.newInt64("J");
+    x86::Gp labels = cc_.newIntPtr("labels");
+    vectors_ = cc_.newInt64("steps");
+    fn->setArg(0, inputs);
+    fn->setArg(1, strides);
+    fn->setArg(2, outer_count);
+    fn->setArg(3, inner_count_);
+    fn->setArg(4, labels);
+    fn->setArg(5, vectors_);
+    const std::size_t n = group_.inputs.size();
+    rows_.resize(n);
+    advance_.resize(n);
+    along_k_.resize(n);
+    along_j_.resize(n);
+    outer_at_.resize(n);
+    inner_at_.resize(n);
+    strides_.resize(n);
+    triple_strides_.resize(n);
+    buffers_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      rows_[i] = cc_.newIntPtr();
+      cc_.mov(rows_[i], x86::ptr(inputs, static_cast<int32_t>(8 * i)));
+      pointers_.push_back(rows_[i]);
+      if (broadcast_[i]) {
+        Value v;
+        if (!load_broadcast(static_cast<int>(i), v)) return false;
+        fixed_[group_.inputs[i]] = v;
+      } else if (!setup_input(i, strides)) {
+        return false;
+      }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (buffers_[i].isValid()) buffer_offset_ = cc_.newInt64("j_offset");
+    }
+    x86::Ymm best[kVectors], best_index[kVectors], sums[kVectors];
+    for (int u = 0; u < kVectors; ++u) {
+      best[u] = cc_.newYmm("best");
+      best_index[u] = cc_.newYmm("best_index");
+      sums[u] = cc_.newYmm("sum");
+    }
+    x86::Ymm k_index = cc_.newYmm("k");
+    x86::Gp k_left = cc_.newInt64("k_left");
+    x86::Gp j_left = cc_.newInt64("j_left");
+
+    Label step = cc_.newLabel();
+    Label done = cc_.newLabel();
+    before_loop_ = cc_.cursor();
+    cc_.test(vectors_, vectors_);
+    cc_.jz(done);
+    cc_.bind(step);
+    const x86::Ymm start = broadcast_constant(is_max() ? -HUGE_VAL : HUGE_VAL, inner_.dtype);
+    const x86::Ymm one = broadcast_int(1);
+    if (!load_per_step(j_left)) return false;
+    for (int u = 0; u < kVectors; ++u) {
+      cc_.vmovapd(best[u], start);
+      cc_.vpxor(best_index[u], best_index[u], best_index[u]);
+    }
+    cc_.vpxor(k_index, k_index, k_index);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (is_direct(i) && layout_[i].moves_outer) cc_.mov(outer_at_[i], rows_[i]);
+    }
+    cc_.mov(k_left, outer_count);
+
+    Label over_k = cc_.newLabel();
+    cc_.bind(over_k);
+    for (x86::Ymm& sum : sums) cc_.vxorpd(sum, sum, sum);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!is_direct(i) || !layout_[i].moves_inner) continue;
+      cc_.mov(inner_at_[i], layout_[i].moves_outer ? outer_at_[i] : rows_[i]);
+    }
+    if (buffer_offset_.isValid()) cc_.xor_(buffer_offset_, buffer_offset_);
+    Label over_j = cc_.newLabel();
+    Label after_j = cc_.newLabel();
+    cc_.mov(j_left, inner_count_);
+    cc_.test(j_left, j_left);
+    cc_.jz(after_j);
+    cc_.bind(over_j);
+    if (!add_terms(sums)) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (is_direct(i) && layout_[i].moves_inner) cc_.add(inner_at_[i], along_j_[i]);
+    }
+    if (buffer_offset_.isValid()) cc_.add(buffer_offset_, 32 * kVectors);
+    cc_.dec(j_left);
+    cc_.jnz(over_j);
+    cc_.bind(after_j);
+    for (int u = 0; u < kVectors; ++u) select(sums[u], k_index, best[u], best_index[u]);
+    wide() ? cc_.vpaddq(k_index, k_index, one) : cc_.vpaddd(k_index, k_index, one);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (is_direct(i) && layout_[i].moves_outer) cc_.add(outer_at_[i], along_k_[i]);
+    }
+    cc_.dec(k_left);
+    cc_.jnz(over_k);
+
+    // NumPy's argmin gives int64 indices.
+    for (int u = 0; u < kVectors; ++u) {
+      if (wide()) {
+        cc_.vmovdqu(x86::ymmword_ptr(labels, 32 * u), best_index[u]);
+        continue;
+      }
+      x86::Ymm low = cc_.newYmm();
+      x86::Ymm high = cc_.newYmm();
+      cc_.vpmovsxdq(low, best_index[u].xmm());
+      cc_.vextracti128(high.xmm(), best_index[u], 1);
+      cc_.vpmovsxdq(high, high.xmm());
+      cc_.vmovdqu(x86::ymmword_ptr(labels, 64 * u), low);
+      cc_.vmovdqu(x86::ymmword_ptr(labels, 64 * u + 32), high);
+    }
+    cc_.add(labels, kVectors * lanes_ * 8);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (advance_[i].isValid()) cc_.add(rows_[i], advance_[i]);
+    }
+    cc_.dec(vectors_);
+    cc_.jnz(step);
+    cc_.bind(done);
+    cc_.endFunc();
+    return true;
+  }
+
+ private:
+  static constexpr int kInnerMax = 7;  // J: NumPy adds 8 or more pairwise (the driver runs none)
+
+  bool is_max() const { return region_.nodes[staged_.outer].op == Op::argmax; }
+
+  // Read at every (k, j), at the input's address there.
+  bool is_direct(std::size_t i) const {
+    return !broadcast_[i] && !buffers_[i].isValid() && (layout_[i].moves_outer || layout_[i].moves_inner);
+  }
+
+  // Strided points that do not move along K are collected once per step,
+  // for every j, into a stack buffer, which every k reads.
+  bool is_buffered(std::size_t i) const {
+    const StagedInput& in = layout_[i];
+    return in.points == StagedInput::Points::kStrided && !in.moves_outer && in.moves_inner;
+  }
+
+  // Loads the strides the input needs (along K, J, N and a step's advance
+  // along N) and sets up its stack buffer.
+  bool setup_input(std::size_t i, const x86::Gp& strides) {
+    const StagedInput& in = layout_[i];
+    const int32_t at = static_cast<int32_t>(24 * i);
+    if (in.points != StagedInput::Points::kBroadcast) {
+      advance_[i] = cc_.newInt64();
+      cc_.mov(advance_[i], x86::ptr(strides, at + 8));
+      if (in.points == StagedInput::Points::kStrided) {
+        if (lane_bits(region_.nodes[group_.inputs[i]].dtype) != bits_) return false;
+        strides_[i] = cc_.newInt64();
+        triple_strides_[i] = cc_.newInt64();
+        cc_.mov(strides_[i], advance_[i]);
+        cc_.lea(triple_strides_[i], x86::ptr(strides_[i], strides_[i], 1));
+      }
+      cc_.imul(advance_[i], advance_[i], kVectors * lanes_);
+    }
+    if (in.moves_outer) {
+      along_k_[i] = cc_.newInt64();
+      cc_.mov(along_k_[i], x86::ptr(strides, at));
+      outer_at_[i] = cc_.newIntPtr();
+    }
+    if (in.moves_inner) {
+      along_j_[i] = cc_.newInt64();
+      cc_.mov(along_j_[i], x86::ptr(strides, at + 16));
+      inner_at_[i] = cc_.newIntPtr();
+    }
+    if (is_buffered(i)) {
+      const x86::Mem buffer = cc_.newStack(32 * kVectors * kInnerMax, 32);
+      buffers_[i] = cc_.newIntPtr();
+      cc_.lea(buffers_[i], buffer);
+    }
+    return true;
+  }
+
+  // The input's elements for vector u of the step whose first point is at `address`.
+  bool load_at(std::size_t i, const x86::Gp& address, int u, Value& out) {
+    const int slot = static_cast<int>(i);
+    const DType t = region_.nodes[group_.inputs[i]].dtype;
+    switch (layout_[i].points) {
+      case StagedInput::Points::kBroadcast:
+        pointers_[i] = address;
+        return load_broadcast(slot, out);
+      case StagedInput::Points::kContiguous:
+        pointers_[i] = address;
+        if (u > 0) {
+          pointers_[i] = cc_.newIntPtr();
+          cc_.lea(pointers_[i], x86::ptr(address, u * lanes_ * itemsize(t)));
+        }
+        return load_vector(slot, out);
+      case StagedInput::Points::kStrided: break;
+    }
+    // Element by element: gathers are slow on some CPUs. Vector u starts u
+    // vectors of points past `address`.
+    const x86::Gp& stride = strides_[i];
+    const x86::Gp& triple = triple_strides_[i];
+    const uint32_t vector_shift = wide() ? 2 : 3;  // a vector's points span 4 or 8 strides
+    x86::Gp at = address;
+    for (int v = 0; v < u; ++v) {
+      x86::Gp next = cc_.newIntPtr();
+      cc_.lea(next, x86::ptr(at, stride, vector_shift));
+      at = next;
+    }
+    x86::Ymm r = cc_.newYmm();
+    x86::Ymm high = cc_.newYmm();
+    if (wide()) {
+      cc_.vmovsd(r.xmm(), x86::qword_ptr(at));
+      cc_.vmovhpd(r.xmm(), r.xmm(), x86::qword_ptr(at, stride));
+      cc_.vmovsd(high.xmm(), x86::qword_ptr(at, stride, 1));
+      cc_.vmovhpd(high.xmm(), high.xmm(), x86::qword_ptr(at, triple));
+    } else {
+      x86::Gp fifth = cc_.newIntPtr();
+      cc_.lea(fifth, x86::ptr(at, stride, 2));
+      load_four_dwords(r.xmm(), at, stride, triple);
+      load_four_dwords(high.xmm(), fifth, stride, triple);
+    }
+    cc_.vinsertf128(r, r, high.xmm(), 1);
+    out = {r, is_float(t) ? Repr::kFloat : Repr::kInt, t};
+    return true;
+  }
+
+  // x = the 32-bit elements at `at` and 1, 2 and 3 strides past it.
+  void load_four_dwords(const x86::Xmm& x, const x86::Gp& at, const x86::Gp& stride, const x86::Gp& triple) {
+    cc_.vmovss(x, x86::dword_ptr(at));
+    cc_.vinsertps(x, x, x86::dword_ptr(at, stride), 0x10);
+    cc_.vinsertps(x, x, x86::dword_ptr(at, stride, 1), 0x20);
+    cc_.vinsertps(x, x, x86::dword_ptr(at, triple), 0x30);
+  }
+
+  // Once per step: the inputs that move along N alone, into registers, and
+  // the buffered inputs, for every j.
+  bool load_per_step(const x86::Gp& j_left) {
+    const std::size_t n = group_.inputs.size();
+    for (int u = 0; u < kVectors; ++u) {
+      per_vector_[u] = fixed_;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (broadcast_[i] || layout_[i].moves_outer || layout_[i].moves_inner) continue;
+        Value v;
+        if (!load_at(i, rows_[i], u, v)) return false;
+        per_vector_[u][group_.inputs[i]] = v;
+      }
+    }
+    if (!buffer_offset_.isValid()) return true;
+    Label over_j = cc_.newLabel();
+    Label after_j = cc_.newLabel();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (buffers_[i].isValid()) cc_.mov(inner_at_[i], rows_[i]);
+    }
+    cc_.xor_(buffer_offset_, buffer_offset_);
+    cc_.mov(j_left, inner_count_);
+    cc_.test(j_left, j_left);
+    cc_.jz(after_j);
+    cc_.bind(over_j);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!buffers_[i].isValid()) continue;
+      for (int u = 0; u < kVectors; ++u) {
+        Value v;
+        if (!load_at(i, inner_at_[i], u, v)) return false;
+        cc_.vmovdqa(x86::ymmword_ptr(buffers_[i], buffer_offset_, 0, 32 * u), v.reg);
+      }
+      cc_.add(inner_at_[i], along_j_[i]);
+    }
+    cc_.add(buffer_offset_, 32 * kVectors);
+    cc_.dec(j_left);
+    cc_.jnz(over_j);
+    cc_.bind(after_j);
+    return true;
+  }
+
+  // The loop's value at (k, j) for each vector of the step, added (squared,
+  // for a norm) to the vector's sum.
+  bool add_terms(const x86::Ymm* sums) {
+    const bool w = wide();
+    std::map<int, Value> shared;  // inputs broadcast along N: one load for all vectors
+    for (int u = 0; u < kVectors; ++u) {
+      values_ = per_vector_[u];
+      for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
+        const int node = group_.inputs[i];
+        const DType t = region_.nodes[node].dtype;
+        Value v;
+        if (buffers_[i].isValid()) {
+          x86::Ymm r = cc_.newYmm();
+          cc_.vmovdqa(r, x86::ymmword_ptr(buffers_[i], buffer_offset_, 0, 32 * u));
+          v = {r, is_float(t) ? Repr::kFloat : Repr::kInt, t};
+        } else if (!is_direct(i)) {
+          continue;
+        } else if (shared.count(node)) {
+          v = shared[node];
+        } else {
+          if (!load_at(i, layout_[i].moves_inner ? inner_at_[i] : outer_at_[i], u, v)) return false;
+          if (layout_[i].points == StagedInput::Points::kBroadcast) shared[node] = v;
+        }
+        values_[node] = v;
+      }
+      for (int m : group_.members) {
+        const int same = earlier_equal_member(m);
+        if (same >= 0) {
+          values_[m] = values_[same];
+          continue;
+        }
+        if (!emit_member(m)) return false;
+      }
+      Value term;
+      if (!operand(group_.outputs[0], inner_.dtype, term) || term.repr != Repr::kFloat) return false;
+      if (inner_.op == Op::norm) {
+        x86::Ymm square = cc_.newYmm();
+        w ? cc_.vmulpd(square, term.reg, term.reg) : cc_.vmulps(square, term.reg, term.reg);
+        term.reg = square;
+      }
+      w ? cc_.vaddpd(sums[u], sums[u], term.reg) : cc_.vaddps(sums[u], sums[u], term.reg);
+    }
+    return true;
+  }
+
+  // Takes k where its value beats the best: strictly, or as the first NaN
+  // (NumPy's argmin/argmax). A norm's best is kept as its sum, and sums are
+  // compared rather than their square roots: the root is monotonic, so a sum
+  // that beats the best sum has a root that beats or equals the best root,
+  // and equals it only when the two sums lie fewer than 8 units in the last
+  // place apart; only then are the roots computed and compared.
+  void select(const x86::Ymm& sum, const x86::Ymm& k_index, const x86::Ymm& best, const x86::Ymm& best_index) {
+    const bool w = wide();
+    x86::Ymm take = cc_.newYmm("take");
+    x86::Ymm best_nan = cc_.newYmm();
+    w ? cc_.vcmppd(best_nan, best, best, 3) : cc_.vcmpps(best_nan, best, best, 3);  // UNORD_Q
+    // NGE_UQ / NLE_UQ: better or unordered, quietly; and the best no NaN.
+    auto beats = [&](const x86::Ymm& to, const x86::Ymm& value, const x86::Ymm& than) {
+      const int better_or_nan = is_max() ? 0x16 : 0x19;
+      w ? cc_.vcmppd(to, value, than, better_or_nan) : cc_.vcmpps(to, value, than, better_or_nan);
+      cc_.vpandn(to, best_nan, to);
+    };
+    beats(take, sum, best);
+    if (inner_.op == Op::norm) {
+      // Sums are non-negative (or NaN): as integers their bits order as
+      // they do, and their difference counts units in the last place.
+      x86::Ymm apart = cc_.newYmm();
+      x86::Ymm close = cc_.newYmm();
+      const x86::Ymm& larger = is_max() ? sum : best;
+      const x86::Ymm& smaller = is_max() ? best : sum;
+      w ? cc_.vpsubq(apart, larger, smaller) : cc_.vpsubd(apart, larger, smaller);
+      w ? cc_.vpcmpgtq(close, broadcast_int(8), apart) : cc_.vpcmpgtd(close, broadcast_int(8), apart);
+      cc_.vpand(close, close, take);
+      Label decided = cc_.newLabel();
+      cc_.vptest(close, close);
+      cc_.jz(decided);
+      // The starting best of an argmax, -inf, has no root: 0 takes its
+      // place (the sums close to it, inf and NaN, beat 0 as they beat -inf).
+      x86::Ymm root = cc_.newYmm();
+      x86::Ymm best_root = cc_.newYmm();
+      x86::Ymm exact = cc_.newYmm();
+      w ? cc_.vblendvpd(best_root, best, zero(), best) : cc_.vblendvps(best_root, best, zero(), best);
+      w ? cc_.vsqrtpd(best_root, best_root) : cc_.vsqrtps(best_root, best_root);
+      w ? cc_.vsqrtpd(root, sum) : cc_.vsqrtps(root, sum);
+      beats(exact, root, best_root);
+      w ? cc_.vblendvpd(take, take, exact, close) : cc_.vblendvps(take, take, exact, close);
+      cc_.bind(decided);
+    }
+    w ? cc_.vblendvpd(best, best, sum, take) : cc_.vblendvps(best, best, sum, take);
+    w ? cc_.vblendvpd(best_index, best_index, k_index, take) : cc_.vblendvps(best_index, best_index, k_index, take);
+  }
+
+  const StagedReduction& staged_;
+  const std::vector<StagedInput>& layout_;
+  const Node& inner_;
+  x86::Gp inner_count_;
+  x86::Gp buffer_offset_;              // j's vectors in the stack buffers
+  std::vector<x86::Gp> rows_;          // per input: at (0, the step's first point, 0)
+  std::vector<x86::Gp> advance_;       // bytes from one step's points to the next's
+  std::vector<x86::Gp> along_k_, along_j_;  // strides
+  std::vector<x86::Gp> outer_at_;      // at (k, the step's first point, 0)
+  std::vector<x86::Gp> inner_at_;      // at (k, the step's first point, j)
+  std::vector<x86::Gp> strides_;       // a strided input's stride along N
+  std::vector<x86::Gp> triple_strides_;  // and three times it
+  std::vector<x86::Gp> buffers_;       // a buffered input's stack buffer
+  std::map<int, Value> per_vector_[kVectors];
+};
+
+template <typename Code>
+struct X86Code : Code {
   JitRuntime* runtime = nullptr;
-  ~X86Kernel() override {
-    if (runtime && entry) runtime->release(entry);
+  ~X86Code() override {
+    if (runtime && this->entry) runtime->release(this->entry);
   }
 };
 
@@ -878,26 +1277,50 @@ class X86Backend : public Backend {
 
   std::unique_ptr<Kernel> compile(const Region& region, const Group& group,
                                   const std::vector<bool>& broadcast_inner) override {
+    auto kernel = std::make_unique<X86Code<Kernel>>();
+    const int bits = group.fuse_class;
+    const bool made = generate(*kernel, [&](x86::Compiler& cc) {
+      return KernelBuilder(cc, region, group, broadcast_inner, bits).build();
+    });
+    if (!made) return nullptr;
+    kernel->lanes = 256 / bits;
+    kernel->lane_bytes = bits / 8;
+    return kernel;
+  }
+
+  std::unique_ptr<StagedKernel> compile_staged(const Region& region, const StagedReduction& staged,
+                                               const std::vector<StagedInput>& layout) override {
+    std::vector<bool> fixed;
+    for (const StagedInput& in : layout) {
+      fixed.push_back(in.points == StagedInput::Points::kBroadcast && !in.moves_outer && !in.moves_inner);
+    }
+    auto kernel = std::make_unique<X86Code<StagedKernel>>();
+    const bool made = generate(*kernel, [&](x86::Compiler& cc) {
+      return StagedKernelBuilder(cc, region, staged, layout, fixed).build();
+    });
+    if (!made) return nullptr;
+    kernel->points = StagedKernelBuilder::kVectors * 256 / staged.loop.fuse_class;
+    return kernel;
+  }
+
+ private:
+  // Builds a function with `build` (false: it cannot) and sets the kernel's
+  // entry, and its listing when code is logged.
+  template <typename Code, typename Build>
+  bool generate(X86Code<Code>& kernel, Build build) {
     CodeHolder code;
     code.init(runtime_.environment());
     StringLogger logger;
     const bool listing = log_enabled(LogChannel::kOutputCode);
     if (listing) code.setLogger(&logger);
     x86::Compiler cc(&code);
-    const int bits = group.fuse_class;
-    KernelBuilder builder(cc, region, group, broadcast_inner, bits);
-    if (!builder.build()) return nullptr;
-    if (cc.finalize() != kErrorOk) return nullptr;
-    auto kernel = std::make_unique<X86Kernel>();
-    if (runtime_.add(&kernel->entry, &code) != kErrorOk) return nullptr;
-    kernel->runtime = &runtime_;
-    kernel->lanes = 256 / bits;
-    kernel->lane_bytes = bits / 8;
-    if (listing) kernel->listing = logger.data();
-    return kernel;
+    if (!build(cc) || cc.finalize() != kErrorOk) return false;
+    if (runtime_.add(&kernel.entry, &code) != kErrorOk) return false;
+    kernel.runtime = &runtime_;
+    if (listing) kernel.listing = logger.data();
+    return true;
   }
 
- private:
   JitRuntime runtime_;
 };
 
