@@ -18,7 +18,6 @@
 #include "jit/backend.h"
 #include "jit/cpu_driver.h"
 #include "jit/fusion.h"
-#include "jit/kernel_cache.h"
 #include "jit/plan_cache.h"
 
 #define NO_IMPORT_ARRAY
