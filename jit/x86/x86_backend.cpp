@@ -167,14 +167,7 @@ class KernelBuilder {
     cc_.jz(done);
     cc_.bind(loop);
     values_ = fixed_;
-    for (int m : group_.members) {
-      const int same = earlier_equal_member(m);
-      if (same >= 0) {
-        values_[m] = values_[same];
-        continue;
-      }
-      if (!emit_member(m)) return false;
-    }
+    if (!emit_members()) return false;
     for (std::size_t o = 0; o < group_.outputs.size(); ++o) {
       if (!store_output(o)) return false;
     }
@@ -387,6 +380,20 @@ class KernelBuilder {
       out = {mask_from_int(v), Repr::kMask, node.dtype};
     } else {
       out = {v, Repr::kInt, node.dtype};
+    }
+    return true;
+  }
+
+  // The group's members for one vector, in order; a member equal to an
+  // earlier one takes its value.
+  bool emit_members() {
+    for (int m : group_.members) {
+      const int same = earlier_equal_member(m);
+      if (same >= 0) {
+        values_[m] = values_[same];
+        continue;
+      }
+      if (!emit_member(m)) return false;
     }
     return true;
   }
@@ -1086,14 +1093,7 @@ class StagedKernelBuilder : public KernelBuilder {
         }
         values_[node] = v;
       }
-      for (int m : group_.members) {
-        const int same = earlier_equal_member(m);
-        if (same >= 0) {
-          values_[m] = values_[same];
-          continue;
-        }
-        if (!emit_member(m)) return false;
-      }
+      if (!emit_members()) return false;
       Value term;
       if (!operand(group_.outputs[0], inner_.dtype, term) || term.repr != Repr::kFloat) return false;
       if (inner_.op == Op::norm) {
