@@ -13,16 +13,18 @@
 
 namespace npy::jit {
 
-// A compiled inner loop over `vectors` vectors of `lanes` elements.
+// A compiled loop over `rows` rows of `vectors` vectors of `lanes` elements.
 //  slots: the group's inputs, then its outputs, then one per reduction that
 //         sums in NumPy's order (its operands are written there): the
-//         first element of each (an input that does not move along the
-//         loop is read once);
+//         first element of each (an input that does not move along a row
+//         is read once per row);
 //  accumulators: one vector per reduction, read at entry and written back;
-//  lane_mask: a vector whose lanes say which elements reductions take.
+//  lane_mask: a vector whose lanes say which elements reductions take;
+//  row_steps: per slot, the bytes its pointer moves after a row, beyond
+//         what the row's vectors moved it.
 struct Kernel {
   using Entry = void (*)(void* const* slots, std::int64_t vectors, void* accumulators,
-                         const void* lane_mask);
+                         const void* lane_mask, std::int64_t rows, const std::int64_t* row_steps);
   Entry entry = nullptr;
   int lanes = 0;
   int lane_bytes = 0;

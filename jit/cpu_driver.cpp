@@ -1,5 +1,6 @@
 #include "jit/cpu_driver.h"
 
+#include <immintrin.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -16,7 +17,9 @@ namespace npy::jit {
 namespace {
 
 constexpr std::int64_t kSpan = 4096;
-constexpr std::size_t kMaxSlots = 64;           // inputs + outputs + ordered sums of a kernel           // elements per kernel call; bounds the scratch
+constexpr std::size_t kMaxSlots = 64;           // inputs + outputs + ordered sums of a kernel
+constexpr std::int64_t kMaxRowsWork = 1 << 16;  // elements of one call over whole rows (int32 lanes of narrow sums never overflow)
+constexpr std::int64_t kNoRowSteps[kMaxSlots] = {};  // for calls over one row
 constexpr std::int64_t kMinParallelWork = 1 << 15;  // elements below which one thread runs
 constexpr int kFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
 
@@ -237,6 +240,9 @@ struct Loop {
   std::vector<std::vector<std::int64_t>> out_strides;
   std::vector<bool> scattered;
   std::vector<int> narrow_sums;  // integer sums in 32-bit lanes (see Accumulators)
+  // Several whole rows can run in one call: rank 2 or more, no input
+  // packed, no output scattered, rows of whole vectors.
+  bool whole_rows = false;
 
   // Runs elements [lo, hi) of the innermost dimension at outer multi-index
   // `index` (shape.size() - 1 entries).
@@ -271,7 +277,7 @@ struct Loop {
     const int lanes = kernel.lanes;
     const std::int64_t n = hi - lo;
     const std::int64_t full = n / lanes;
-    if (full) kernel.entry(slots, full, acc.data(), &all_lanes);
+    if (full) kernel.entry(slots, full, acc.data(), &all_lanes, 1, kNoRowSteps);
     const std::int64_t rem = n - full * lanes;
     if (rem) tail_vector(slots, full, rem, acc, s);
     for (std::size_t o = 0; o < nout; ++o) {
@@ -279,6 +285,47 @@ struct Loop {
         unpack(out_at[o], out_strides[o][rank - 1], s.unpacked[o], n, itemsize(outputs[o].dtype));
       }
     }
+    carry_narrow_sums(acc);
+  }
+
+  // Runs `count` whole rows from outer multi-index `index` on, all inside
+  // the innermost outer dimension (`whole_rows` loops only), in one call.
+  void rows(const std::int64_t* index, std::int64_t count, Accumulators& acc, char* const* sums_out = nullptr) const {
+    const std::size_t rank = shape.size();
+    const std::size_t nin = inputs.size();
+    const std::size_t nout = outputs.size();
+    const std::int64_t n = shape[rank - 1];
+    void* slots[kMaxSlots];
+    std::int64_t steps[kMaxSlots];
+    for (std::size_t i = 0; i < nin; ++i) {
+      const LoopInput& in = inputs[i];
+      const char* p = in.data;
+      for (std::size_t d = 0; d + 1 < rank; ++d) p += index[d] * in.strides[d];
+      slots[i] = const_cast<char*>(p);
+      steps[i] = in.strides[rank - 2] - n * in.strides[rank - 1];
+    }
+    for (std::size_t o = 0; o < nout; ++o) {
+      char* p = outputs[o].data;
+      for (std::size_t d = 0; d + 1 < rank; ++d) p += index[d] * out_strides[o][d];
+      slots[nin + o] = p;
+      steps[nin + o] = out_strides[o][rank - 2] - n * out_strides[o][rank - 1];
+    }
+    for (int k = 0; k < ordered; ++k) {
+      slots[nin + nout + k] = sums_out[k];
+      steps[nin + nout + k] = 0;
+    }
+    kernel.entry(slots, n / kernel.lanes, acc.data(), &all_lanes, count, steps);
+    carry_narrow_sums(acc);
+  }
+
+  // Whole rows one call takes, from `index` on, at most `limit`.
+  std::int64_t rows_per_call(const std::int64_t* index, std::int64_t limit) const {
+    const std::size_t rank = shape.size();
+    const std::int64_t by_work = std::max<std::int64_t>(1, kMaxRowsWork / shape[rank - 1]);
+    return std::min({limit, by_work, shape[rank - 2] - index[rank - 2]});
+  }
+
+  void carry_narrow_sums(Accumulators& acc) const {
     for (int k : narrow_sums) {
       for (int lane = 0; lane < 8; ++lane) {
         std::int32_t x;
@@ -309,7 +356,7 @@ struct Loop {
     for (std::size_t o = 0; o < nout + ordered; ++o) tail[nin + o] = s.tail_out[o];
     Vector mask{};
     for (std::int64_t k = 0; k < rem; ++k) std::memset(mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
-    kernel.entry(tail, 1, acc.data(), &mask);
+    kernel.entry(tail, 1, acc.data(), &mask, 1, kNoRowSteps);
     for (std::size_t o = 0; o < nout + ordered; ++o) {
       const int size = o < nout ? itemsize(outputs[o].dtype) : sum_bytes;
       std::memcpy(static_cast<char*>(slots[nin + o]) + full * lanes * size, s.tail_out[o], rem * size);
@@ -364,6 +411,33 @@ std::int64_t pairwise_split(std::int64_t n) {
   return n2 - n2 % 8;
 }
 
+// NumPy's eight running sums, r[j] += a[i + j], of `Leaves` leaves of `n`
+// elements each (a multiple of 8) side by side: lanes of AVX2 vectors here
+// (the backend runs only where AVX2 is), lane by lane the same adds, and
+// the leaves' chains of adds overlap.
+template <typename T, int Leaves>
+__attribute__((target("avx2"))) void eight_sums(const T* a, std::int64_t n, T* sums) {
+  typedef T Lanes __attribute__((vector_size(32)));
+  constexpr int kPerEight = 8 / (32 / sizeof(T));  // vectors holding eight running sums
+  Lanes r[Leaves][kPerEight], next;
+  for (int l = 0; l < Leaves; ++l) {
+    for (int v = 0; v < kPerEight; ++v) std::memcpy(&r[l][v], a + l * n + v * (8 / kPerEight), sizeof next);
+  }
+  for (std::int64_t i = 8; i < n; i += 8) {
+    for (int l = 0; l < Leaves; ++l) {
+      for (int v = 0; v < kPerEight; ++v) {
+        std::memcpy(&next, a + l * n + i + v * (8 / kPerEight), sizeof next);
+        r[l][v] += next;
+      }
+    }
+  }
+  for (int l = 0; l < Leaves; ++l) {
+    T e[8];
+    std::memcpy(e, r[l], sizeof e);
+    sums[l] = ((e[0] + e[1]) + (e[2] + e[3])) + ((e[4] + e[5]) + (e[6] + e[7]));
+  }
+}
+
 template <typename T>
 T pairwise_leaf(const T* a, std::int64_t n) {
   if (n < 8) {
@@ -371,14 +445,10 @@ T pairwise_leaf(const T* a, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) res += a[i];
     return res;
   }
-  T r[8];
-  for (int j = 0; j < 8; ++j) r[j] = a[j];
-  std::int64_t i = 8;
-  for (; i < n - (n % 8); i += 8) {
-    for (int j = 0; j < 8; ++j) r[j] += a[i + j];
-  }
-  T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-  for (; i < n; ++i) res += a[i];
+  const std::int64_t whole = n - n % 8;
+  T res;
+  eight_sums<T, 1>(a, whole, &res);
+  for (std::int64_t i = whole; i < n; ++i) res += a[i];
   return res;
 }
 
@@ -414,10 +484,18 @@ struct Walker {
     if (from < to) unflatten(outer * inner_rows + from / n, loop.shape, r - 1, index.data());
     while (from < to) {
       const std::int64_t pos = from % n;
-      const std::int64_t take = std::min(to - from, n - pos);
       for (int k = 0; k < loop.ordered; ++k) {
         outs[k] = reinterpret_cast<char*>(windows[k] + (from - window_start));
       }
+      if (pos == 0 && loop.whole_rows && to - from >= n) {
+        const std::int64_t count = loop.rows_per_call(index.data(), (to - from) / n);
+        loop.rows(index.data(), count, acc, outs);
+        from += count * n;
+        index[r - 2] += count - 1;
+        next_row(r - 1);
+        continue;
+      }
+      const std::int64_t take = std::min(to - from, n - pos);
       loop.span(index.data(), pos, pos + take, acc, scratch, outs);
       from += take;
       if (pos + take == n) next_row(r - 1);
@@ -454,6 +532,24 @@ struct Walker {
       return;
     }
     const std::int64_t n2 = pairwise_split(n);
+    if (n % 32 == 0 && n / 2 > kPairwiseBlock && n / 4 <= kPairwiseBlock) {  // four leaves alike
+      ensure(lo, n);
+      for (int k = 0; k < loop.ordered; ++k) {
+        T leaves[4];
+        eight_sums<T, 4>(windows[k] + (lo - window_start), n / 4, leaves);
+        out[k] = (leaves[0] + leaves[1]) + (leaves[2] + leaves[3]);
+      }
+      return;
+    }
+    if (n == 2 * n2 && n2 <= kPairwiseBlock) {  // two leaves alike
+      ensure(lo, n);
+      for (int k = 0; k < loop.ordered; ++k) {
+        T leaves[2];
+        eight_sums<T, 2>(windows[k] + (lo - window_start), n2, leaves);
+        out[k] = leaves[0] + leaves[1];
+      }
+      return;
+    }
     T left[kMaxOrderedSums], right[kMaxOrderedSums];
     sum(lo, n2, left);
     sum(lo + n2, n - n2, right);
@@ -504,10 +600,77 @@ void store_sum(T value, const LoopReduction& r, std::int64_t count, char* at) {
   std::memcpy(at, &value, sizeof(T));
 }
 
+// Whether every input and output steps along the last two loop dimensions
+// as along one: the one before last by whole rows.
+bool last_two_merge(const Loop& loop, const Shape& shape) {
+  const std::size_t r = shape.size();
+  if (r < 2) return false;
+  for (const LoopInput& in : loop.inputs) {
+    if (in.strides[r - 2] != shape[r - 1] * in.strides[r - 1]) return false;
+  }
+  for (const std::vector<std::int64_t>& strides : loop.out_strides) {
+    if (strides[r - 2] != shape[r - 1] * strides[r - 1]) return false;
+  }
+  return true;
+}
+
+// Float sums over a last axis short enough for one leaf of NumPy's pairwise
+// summation, in a loop whose last two dimensions merge: the kernel writes
+// the operands of many sums in one run along the merged dimension, and each
+// sum then adds its few operands in NumPy's order.
+template <typename T>
+int run_short_sums(const Loop& loop, const Shape& shape, const std::vector<LoopReduction>& reductions, int threads) {
+  const std::size_t r = shape.size();
+  const std::int64_t J = shape[r - 1], M = shape[r - 2];
+  Shape flat(shape.begin(), shape.end() - 1);
+  flat.back() = M * J;
+  std::vector<LoopInput> inputs = loop.inputs;
+  for (LoopInput& in : inputs) in.strides.erase(in.strides.end() - 2);
+  Loop flat_loop{loop.kernel,  flat,           inputs,         loop.outputs,  loop.ordered,
+                 loop.sum_bytes, loop.broadcast, loop.packed,    loop.all_lanes, loop.out_strides,
+                 loop.scattered, loop.narrow_sums, false};
+  for (std::vector<std::int64_t>& strides : flat_loop.out_strides) strides.erase(strides.end() - 2);
+  const std::int64_t per_block = std::min(M, std::max<std::int64_t>(1, kSpan / J));  // sums per kernel run
+  const std::int64_t blocks_per_row = (M + per_block - 1) / per_block;
+  const std::int64_t items = element_count(flat) / (M * J) * blocks_per_row;
+  std::atomic<int> flags{0};
+#pragma omp parallel num_threads(items >= threads ? threads : 1)
+  {
+    std::feclearexcept(kFpFlags);
+    Scratch scratch = flat_loop.make_scratch();
+    Accumulators acc(reductions.size());
+    std::unique_ptr<T[]> operands(new T[static_cast<std::size_t>(per_block * J * loop.ordered)]);
+    char* outs[kMaxOrderedSums];
+    for (int k = 0; k < loop.ordered; ++k) outs[k] = reinterpret_cast<char*>(operands.get() + k * per_block * J);
+    std::vector<std::int64_t> index(r);
+#pragma omp for schedule(static)
+    for (std::int64_t item = 0; item < items; ++item) {
+      const std::int64_t row = item / blocks_per_row;
+      const std::int64_t first = item % blocks_per_row * per_block;
+      const std::int64_t sums = std::min(per_block, M - first);
+      unflatten(row, flat, r - 2, index.data());
+      flat_loop.span(index.data(), first * J, (first + sums) * J, acc, scratch, outs);
+      for (int k = 0; k < loop.ordered; ++k) {
+        const T* a = operands.get() + k * per_block * J;
+        char* at = reductions[k].data + (row * M + first) * itemsize(reductions[k].result);
+        for (std::int64_t o = 0; o < sums; ++o) {
+          store_sum(pairwise_leaf(a + o * J, J), reductions[k], J, at + o * itemsize(reductions[k].result));
+        }
+      }
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  }
+  return flags.load();
+}
+
 template <typename T>
 int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std::vector<LoopReduction>& reductions,
                    int threads) {
   const int r = static_cast<int>(shape.size());
+  if (reduced == 1 && loop.ordered == static_cast<int>(reductions.size()) && shape[r - 1] <= kPairwiseBlock &&
+      last_two_merge(loop, shape)) {
+    return run_short_sums<T>(loop, shape, reductions, threads);
+  }
   const std::int64_t outer = element_count(Shape(shape.begin(), shape.end() - reduced));
   const std::int64_t count = element_count(Shape(shape.end() - reduced, shape.end()));
   const std::int64_t inner_rows = count / shape[r - 1];
@@ -695,6 +858,9 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     loop.scattered.push_back(loop.out_strides[o].back() != itemsize(outputs[o].dtype));
   }
   if (inputs.size() + outputs.size() + loop.ordered > kMaxSlots) return -1;
+  loop.whole_rows = r >= 2 && shape[r - 1] % kernel.lanes == 0 &&
+                    std::none_of(loop.packed.begin(), loop.packed.end(), [](bool b) { return b; }) &&
+                    std::none_of(loop.scattered.begin(), loop.scattered.end(), [](bool b) { return b; });
   const int threads = total < kMinParallelWork ? 1 : host_threads();
   if (total == 0) {
     // Empty loop: reductions still produce their identities.
@@ -711,9 +877,30 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     return kernel.lane_bytes == 8 ? run_reductions<double>(loop, shape, reduced, reductions, threads)
                                   : run_reductions<float>(loop, shape, reduced, reductions, threads);
   }
-  // Element-wise only: rows of the innermost dimension, cut into spans.
+  // Element-wise only: rows of the innermost dimension, cut into spans, or
+  // short whole rows taken several at a time.
   const std::int64_t n = shape[r - 1];
   const std::int64_t rows = total / n;
+  if (loop.whole_rows && n < kSpan) {
+    const std::int64_t per_item = std::min(shape[r - 2], std::max<std::int64_t>(1, kSpan / n));
+    const std::int64_t items_per_run = (shape[r - 2] + per_item - 1) / per_item;  // a run: one sweep of dim r - 2
+    const std::int64_t items = rows / shape[r - 2] * items_per_run;
+    std::atomic<int> flags{0};
+#pragma omp parallel num_threads(threads)
+    {
+      std::feclearexcept(kFpFlags);
+      Accumulators acc;
+      std::vector<std::int64_t> index(r);
+#pragma omp for schedule(static)
+      for (std::int64_t item = 0; item < items; ++item) {
+        const std::int64_t first = item % items_per_run * per_item;
+        unflatten(item / items_per_run * shape[r - 2] + first, shape, r - 1, index.data());
+        loop.rows(index.data(), std::min(per_item, shape[r - 2] - first), acc);
+      }
+      flags.fetch_or(std::fetestexcept(kFpFlags));
+    }
+    return flags.load();
+  }
   const std::int64_t spans_per_row = (n + kSpan - 1) / kSpan;
   const std::int64_t items = rows * spans_per_row;
   std::atomic<int> flags{0};

@@ -123,32 +123,31 @@ class KernelBuilder {
         lanes_(256 / bits) {}
 
   bool build() {
-    FuncNode* fn = cc_.addFunc(FuncSignatureT<void, void* const*, std::int64_t, void*, const void*>());
+    FuncNode* fn = cc_.addFunc(FuncSignatureT<void, void* const*, std::int64_t, void*, const void*, std::int64_t,
+                                              const std::int64_t*>());
     fn->frame().setAvxEnabled();  // spills and moves of ymm registers in VEX form, all 256 bits
     x86::Gp slots = cc_.newIntPtr("slots");
     vectors_ = cc_.newInt64("vectors");
     x86::Gp acc = cc_.newIntPtr("acc");
     x86::Gp mask = cc_.newIntPtr("mask");
+    x86::Gp rows = cc_.newInt64("rows");
+    x86::Gp row_steps = cc_.newIntPtr("row_steps");
     fn->setArg(0, slots);
     fn->setArg(1, vectors_);
     fn->setArg(2, acc);
     fn->setArg(3, mask);
+    fn->setArg(4, rows);
+    fn->setArg(5, row_steps);
     for (int r : group_.reductions) {
       if (sums_in_numpy_order(region_.nodes[r])) ordered_.push_back(r);
     }
-    const std::size_t nslots = group_.inputs.size() + group_.outputs.size() + ordered_.size();
+    const std::size_t nin = group_.inputs.size();
+    const std::size_t nout = group_.outputs.size();
+    const std::size_t nslots = nin + nout + ordered_.size();
     for (std::size_t i = 0; i < nslots; ++i) {
       x86::Gp p = cc_.newIntPtr();
       cc_.mov(p, x86::ptr(slots, static_cast<int32_t>(8 * i)));
       pointers_.push_back(p);
-    }
-    // Inputs that do not move are loaded once, before the loop.
-    for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
-      if (broadcast_[i]) {
-        Value v;
-        if (!load_broadcast(static_cast<int>(i), v)) return false;
-        fixed_[group_.inputs[i]] = v;
-      }
     }
     for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
       x86::Ymm a = cc_.newYmm();
@@ -160,20 +159,30 @@ class KernelBuilder {
       cc_.vmovdqu(lane_mask_, x86::ymmword_ptr(mask));
     }
 
+    Label row = cc_.newLabel();
     Label loop = cc_.newLabel();
-    Label done = cc_.newLabel();
+    Label row_end = cc_.newLabel();
+    x86::Gp left = cc_.newInt64("left");
+    cc_.bind(row);
+    // Inputs that do not move along a row are loaded once per row.
+    for (std::size_t i = 0; i < nin; ++i) {
+      if (broadcast_[i]) {
+        Value v;
+        if (!load_broadcast(static_cast<int>(i), v)) return false;
+        fixed_[group_.inputs[i]] = v;
+      }
+    }
     before_loop_ = cc_.cursor();
-    cc_.test(vectors_, vectors_);
-    cc_.jz(done);
+    cc_.mov(left, vectors_);
+    cc_.test(left, left);
+    cc_.jz(row_end);
     cc_.bind(loop);
     values_ = fixed_;
     if (!emit_members()) return false;
-    for (std::size_t o = 0; o < group_.outputs.size(); ++o) {
+    for (std::size_t o = 0; o < nout; ++o) {
       if (!store_output(o)) return false;
     }
     for (std::size_t i = 0; i < nslots; ++i) {
-      const std::size_t nin = group_.inputs.size();
-      const std::size_t nout = group_.outputs.size();
       if (i < nin && broadcast_[i]) continue;
       DType t;
       if (i < nin) {
@@ -185,9 +194,14 @@ class KernelBuilder {
       }
       cc_.add(pointers_[i], lanes_ * itemsize(t));
     }
-    cc_.dec(vectors_);
+    cc_.dec(left);
     cc_.jnz(loop);
-    cc_.bind(done);
+    cc_.bind(row_end);
+    for (std::size_t i = 0; i < nslots; ++i) {
+      cc_.add(pointers_[i], x86::qword_ptr(row_steps, static_cast<int32_t>(8 * i)));
+    }
+    cc_.dec(rows);
+    cc_.jnz(row);
     for (std::size_t r = 0; r < accumulators_.size(); ++r) {
       cc_.vmovdqu(x86::ymmword_ptr(acc, static_cast<int32_t>(32 * r)), accumulators_[r]);
     }
