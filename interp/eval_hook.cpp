@@ -9,6 +9,7 @@
 
 #include "common/stats.h"
 #include "interp/evaluator.h"
+#include "numpy_shim/blas_threads.h"
 #include "numpy_shim/numpy_api.h"
 
 namespace npy::interp {
@@ -72,19 +73,18 @@ void set_hook() {
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), evaluate);
 }
 
-bool is_numpy(PyObject* module_name) {
-  const char* name = PyUnicode_Check(module_name) ? PyUnicode_AsUTF8(module_name) : nullptr;
+// Audit hook: the first "import" event for NumPy installs the frame hook;
+// every import is news to numpy_shim.
+int watch_imports(const char* event, PyObject* args, void*) {
+  if (std::strcmp(event, "import") != 0 || !PyTuple_Check(args) || PyTuple_GET_SIZE(args) == 0) return 0;
+  PyObject* module = PyTuple_GET_ITEM(args, 0);
+  const char* name = PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : nullptr;
   if (!name) {
     PyErr_Clear();
-    return false;
+    return 0;
   }
-  return std::strcmp(name, "numpy") == 0 || std::strncmp(name, "numpy.", 6) == 0;
-}
-
-// Audit hook: the first "import" event for NumPy installs the frame hook.
-int watch_numpy_import(const char* event, PyObject* args, void*) {
-  if (std::strcmp(event, "import") != 0 || eval_hook_installed()) return 0;
-  if (PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0 && is_numpy(PyTuple_GET_ITEM(args, 0))) {
+  numpy_shim::note_import(name);
+  if (!eval_hook_installed() && (std::strcmp(name, "numpy") == 0 || std::strncmp(name, "numpy.", 6) == 0)) {
     set_hook();
   }
   return 0;
@@ -95,9 +95,8 @@ int watch_numpy_import(const char* event, PyObject* args, void*) {
 void install_evaluator(Scope scope) {
   g_frame_counters = make_frame_counters();
   init_policy(scope);
-  if (scope == Scope::kAll) {
-    set_hook();
-  } else if (PySys_AddAuditHook(watch_numpy_import, nullptr) < 0) {
+  if (scope == Scope::kAll) set_hook();
+  if (PySys_AddAuditHook(watch_imports, nullptr) < 0) {
     PyErr_Clear();
     set_hook();
   }
