@@ -81,7 +81,10 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     const Node& node = region.nodes[i];
     if (!needed[i] || node.op == Op::input) continue;
     const int index = static_cast<int>(i);
-    const int cls = fuse_class(region, index);
+    // A filled array that leaves the region is made by NumPy's own call
+    // (np.zeros maps zeroed pages without touching them); inside, kernels
+    // read its value as a constant.
+    const int cls = node.op == Op::full && leaves[i] ? -1 : fuse_class(region, index);
     if (cls >= 0) {
       const bool reduction = is_reduction(node);
       const Shape& loop = reduction ? region.nodes[node.inputs[0]].shape : node.shape;

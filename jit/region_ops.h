@@ -13,7 +13,8 @@ enum class OpKind : std::uint8_t {
   kUnary,     // element-wise, one operand
   kBinary,    // element-wise, two broadcast operands
   kTernary,   // element-wise, three broadcast operands
-  kCast,      // element-wise conversion to the node's dtype (astype)
+  kCast,      // element-wise conversion to the node's dtype (astype), or a 0-d
+              // value's broadcast over the node's shape (full)
   kReduce,    // reduction over the axes in the node's axis mask
   kNorm,      // 2-norm over the axis mask: sqrt(sum(x * x))
   kView,      // a view of the operand (reshape, transpose, slicing...), made by NumPy
@@ -80,6 +81,7 @@ enum class OpKind : std::uint8_t {
   X(where, kTernary, 3)             \
   X(clip, kTernary, 3)              \
   X(astype, kCast, 1)               \
+  X(full, kCast, 1)                 \
   X(sum, kReduce, 1)                \
   X(prod, kReduce, 1)               \
   X(min, kReduce, 1)                \

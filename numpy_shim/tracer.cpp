@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "numpy_shim/default_float.h"
 #include "numpy_shim/errstate.h"
 #include "numpy_shim/region_runner.h"
 #include "numpy_shim/sites.h"
@@ -580,6 +581,168 @@ PyObject* record_astype(PyObject* callable, const CallArgs& call, const Location
   return new_lazy(trace, index);
 }
 
+// A shape argument NumPy's creation functions take: an int or a tuple or
+// list of ints, none negative. False for anything else (NumPy decides).
+bool parse_shape(PyObject* o, Shape& out) {
+  out.clear();
+  auto dim = [&out](PyObject* d) {
+    if (!PyLong_CheckExact(d)) return false;
+    const long long v = PyLong_AsLongLong(d);
+    if (v < 0) {
+      PyErr_Clear();
+      return false;
+    }
+    out.push_back(v);
+    return true;
+  };
+  if (PyTuple_CheckExact(o) || PyList_CheckExact(o)) {
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    if (n > NPY_MAXDIMS) return false;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (!dim(PySequence_Fast_GET_ITEM(o, i))) return false;
+    }
+    return true;
+  }
+  return dim(o);
+}
+
+// Whether converting `fill` to `to` (NumPy's unsafe cast in np.full) can
+// warn: floats into integers or bools (NaN, infinities), floats beyond
+// float32's range, NumPy scalars of another type. Such calls stay eager, so
+// that the warning comes once, from NumPy.
+bool fill_may_warn(const Operand& fill, std::optional<DType> target) {
+  if (!target) return true;
+  const DType to = *target;
+  if (fill.numpy_scalar) return fill.dtype != to;
+  if (fill.weak != Weak::kFloat) return false;
+  if (!jit::is_float(to)) return true;
+  const double v = PyFloat_AS_DOUBLE(fill.object);
+  return to == DType::kFloat32 && std::isfinite(v) && std::fabs(v) > 3.4028234663852886e38;
+}
+
+// The dtype np.full / full_like converts its fill value to, or nullopt
+// when the call names one the tracer does not know (it is left to NumPy).
+std::optional<DType> fill_target(bool like, const CallArgs& call, const Operand& prototype, const Operand& fill) {
+  PyObject* named = call.positional.size() > 2 ? call.positional[2] : call.keyword("dtype");
+  if (named && named != Py_None) {
+    PyArray_Descr* descr = nullptr;
+    if (!PyArray_DescrConverter2(named, &descr) || !descr) {
+      PyErr_Clear();
+      return std::nullopt;
+    }
+    const auto dtype = dtype_of_typenum(descr->type_num);
+    Py_DECREF(descr);
+    return dtype;
+  }
+  if (like) return prototype.dtype;
+  if (fill.weak == Weak::kFloat && default_float32()) return DType::kFloat32;
+  return fill.dtype;
+}
+
+// np.zeros, ones, full and their *_like forms: a `full` node broadcasting
+// a 0-d value over the result's shape, which kernels read as a constant.
+// The 0-d value is made by the same function called with shape () (or a
+// 0-d prototype), so that NumPy decides its dtype and value, NPY_DEFAULT_FLOAT
+// included. A filled array that leaves the region is made by the program's
+// own call (jit/fusion.cpp). np.empty is not traced: what it holds is
+// whatever its memory held.
+PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
+                          PyObject* kwnames, const CallArgs& call, const Location& where) {
+  const bool full = like ? callable == numpy_attr("full_like") : callable == numpy_attr("full");
+  const std::size_t most_positional = full ? 3 : 2;  // (shape or prototype, [fill_value,] dtype)
+  if (call.positional.empty() || call.positional.size() > most_positional) return nullptr;
+  if (!call.only_keywords({"dtype", "order", "fill_value"})) return nullptr;
+  PyObject* order = call.keyword("order");
+  if (order && !(PyUnicode_Check(order) && (PyUnicode_CompareWithASCIIString(order, "C") == 0 ||
+                                            (like && PyUnicode_CompareWithASCIIString(order, "K") == 0)))) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  if (running_trace() || !state_allows_tracing()) return nullptr;
+  Operand prototype;
+  Shape shape;
+  if (like) {
+    // The result takes the prototype's layout: C order for a lazy value that
+    // is not a view, or a C-contiguous array.
+    if (!classify(call.positional[0], prototype) || prototype.weak != Weak::kNone || prototype.numpy_scalar) {
+      return nullptr;
+    }
+    if (prototype.lazy) {
+      if (trace_of(prototype.object)->region.nodes[node_of(prototype.object)].op == Op::view) return nullptr;
+    } else if (!PyArray_IS_C_CONTIGUOUS(reinterpret_cast<PyArrayObject*>(prototype.object))) {
+      return nullptr;
+    }
+    shape = prototype.shape;
+  } else if (!parse_shape(call.positional[0], shape)) {
+    return nullptr;
+  }
+  if (jit::element_count(shape) < kMinTracedElements) return nullptr;
+  PyObject* fill = full ? (call.positional.size() > 1 ? call.positional[1] : call.keyword("fill_value")) : nullptr;
+  Operand fill_operand;
+  if (full && (!fill || !classify(fill, fill_operand) || fill_operand.lazy ||
+               (fill_operand.weak == Weak::kNone && !fill_operand.numpy_scalar) ||
+               fill_may_warn(fill_operand, fill_target(like, call, prototype, fill_operand)))) {
+    return nullptr;
+  }
+
+  // The 0-d value, made as the program's call would make it.
+  PyObject* zero_d_prototype = nullptr;
+  if (like) {
+    Py_INCREF(prototype.descr);
+    zero_d_prototype = PyArray_Zeros(0, nullptr, reinterpret_cast<PyArray_Descr*>(prototype.descr), 0);
+    if (!zero_d_prototype) {
+      PyErr_Clear();
+      return nullptr;
+    }
+  }
+  PyObject* empty_shape = like ? nullptr : PyTuple_New(0);
+  std::vector<PyObject*> zero_d_args(args, args + nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0));
+  zero_d_args[0] = like ? zero_d_prototype : empty_shape;
+  bool default_float = false;
+  PyObject* value = nullptr;
+  if (zero_d_args[0]) {
+    value = like ? nullptr : call_with_default_float(callable, zero_d_args.data(), nargs, kwnames);
+    default_float = value != nullptr;
+    if (!value && !PyErr_Occurred()) value = PyObject_Vectorcall(callable, zero_d_args.data(), nargs, kwnames);
+  }
+  Py_XDECREF(zero_d_prototype);
+  Py_XDECREF(empty_shape);
+  if (!value) {
+    PyErr_Clear();  // the program's own call says what is wrong
+    return nullptr;
+  }
+  Operand zero_d;
+  const bool usable = Py_TYPE(value) == &PyArray_Type && PyArray_NDIM(reinterpret_cast<PyArrayObject*>(value)) == 0 &&
+                      classify(value, zero_d);
+  if (!usable) {
+    Py_DECREF(value);
+    return nullptr;
+  }
+  std::shared_ptr<Trace> trace = open_trace();
+  jit::Node node;
+  node.op = Op::full;
+  node.dtype = zero_d.dtype;
+  node.compute = zero_d.dtype;
+  node.shape = shape;
+  node.inputs[0] = input_node(*trace, zero_d);
+  Py_DECREF(value);  // the trace holds it
+  EagerForm eager;
+  eager.kind = EagerForm::Kind::kCall;
+  eager.callable = Py_NewRef(callable);
+  for (std::size_t i = 0; i < call.positional.size(); ++i) {
+    const bool lazy_prototype = i == 0 && prototype.lazy;
+    eager.arg_nodes.push_back(lazy_prototype ? node_of(prototype.object) : -1);
+    eager.constants.push_back(lazy_prototype ? nullptr : Py_NewRef(call.positional[i]));
+  }
+  if (!call.keywords.empty() || default_float) {
+    eager.kwargs = PyDict_New();
+    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(eager.kwargs, k.c_str(), v);
+    if (default_float) PyDict_SetItemString(eager.kwargs, "dtype", numpy_attr("float32"));
+  }
+  const int index = add_node(*trace, std::move(node), std::move(eager), where);
+  return new_lazy(trace, index);
+}
+
 // np.clip(a, lo, hi) and a.clip(lo, hi), as NumPy's _clip computes them:
 // a Python int bound beyond an integer array's range, or None, is no bound,
 // leaving um.clip, um.minimum, um.maximum or um.positive. The eager form is
@@ -1056,7 +1219,7 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
   // to NumPy without looking the callable up.
   bool any = false;
   for (Py_ssize_t i = 0; i < nargs && !any; ++i) any = may_trace(args[i]);
-  if (!any) return nullptr;
+  if (!any && !creates_from_shape(callable)) return nullptr;
   const VocabularyEntry entry = lookup_callable(callable);
   if (entry.form == CallForm::kNone) return nullptr;
   CallArgs call;
@@ -1115,6 +1278,9 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
     case CallForm::kVar:
     case CallForm::kStd:
       return record_moment(entry.form == CallForm::kStd, callable, call, where);
+    case CallForm::kCreate:
+    case CallForm::kCreateLike:
+      return record_creation(entry.form == CallForm::kCreateLike, callable, args, nargs, kwnames, call, where);
     case CallForm::kNone: break;
   }
   return nullptr;

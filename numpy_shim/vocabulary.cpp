@@ -16,6 +16,7 @@ struct Tables {
   std::unordered_map<std::string, PyObject*> methods;  // name -> ndarray method descriptor
   PyObject* ufuncs[256] = {};
   PyObject* ufunc_type = nullptr;
+  PyObject* shape_creations[3] = {};  // np.zeros, ones, full
 };
 
 // Reductions and their NumPy function names; the methods have the op's name.
@@ -85,6 +86,13 @@ Tables build_tables() {
     t.methods[method] = descriptor;
   }
   add_function(np, "clip", CallForm::kClip, jit::Op::clip);
+  const char* const creations[] = {"zeros", "ones", "full"};
+  for (int i = 0; i < 3; ++i) {
+    add_function(np, creations[i], CallForm::kCreate, jit::Op::full);
+    t.shape_creations[i] = PyObject_GetAttrString(np, creations[i]);  // kept for the process
+    PyErr_Clear();
+    add_function(np, (std::string(creations[i]) + "_like").c_str(), CallForm::kCreateLike, jit::Op::full);
+  }
   for (const auto& [name, form] : {std::pair{"var", CallForm::kVar}, std::pair{"std", CallForm::kStd}}) {
     add_function(np, name, form, jit::Op::sqrt);
     PyObject* m = ndarray ? PyObject_GetAttrString(ndarray, name) : nullptr;
@@ -150,6 +158,14 @@ VocabularyEntry lookup_callable(PyObject* callable) {
   const Tables& t = tables();
   const auto found = t.callables.find(callable);
   return found == t.callables.end() ? VocabularyEntry{} : found->second;
+}
+
+bool creates_from_shape(PyObject* callable) {
+  const Tables& t = tables();
+  for (PyObject* f : t.shape_creations) {
+    if (f == callable) return true;
+  }
+  return false;
 }
 
 bool is_numpy_callable(PyObject* callable) {

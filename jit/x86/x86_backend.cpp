@@ -564,14 +564,14 @@ class KernelBuilder {
     }
     const bool logical = node.op == Op::logical_and || node.op == Op::logical_or ||
                          node.op == Op::logical_xor || node.op == Op::logical_not;
-    const DType operand_type = logical ? DType::kBool : (node.op == Op::astype ? c : c);
+    const DType operand_type = logical ? DType::kBool : c;
     if (!operand(node.inputs[0], operand_type, a)) return false;
     if (arity > 1 && !operand(node.inputs[1], operand_type, b)) return false;
     if (arity > 2 && !operand(node.inputs[2], operand_type, c3)) return false;
     x86::Ymm r = cc_.newYmm();
     Repr repr = a.repr;
     DType result_type = node.dtype;
-    if (node.op == Op::astype) {
+    if (op_info(node.op).kind == OpKind::kCast) {
       Value converted;
       if (!operand(node.inputs[0], node.dtype, converted)) return false;
       values_[index] = converted;
@@ -1222,7 +1222,7 @@ class X86Backend : public Backend {
         const DType c = node.compute;
         const bool logical = node.op == Op::logical_and || node.op == Op::logical_or ||
                              node.op == Op::logical_xor || node.op == Op::logical_not;
-        if (node.op == Op::astype) {
+        if (info.kind == OpKind::kCast) {
           if (!operand_ok(node.inputs[0], node.dtype)) return -1;
           if (node.dtype != DType::kBool && !want(lane_bits(node.dtype))) return -1;
           if (node.dtype != DType::kBool && lane_bits(node.dtype) == 0) return -1;
