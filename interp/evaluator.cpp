@@ -438,6 +438,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           // must not write what a pending region reads, and what NumPy
           // warns of here must come after the pending region's warnings.
           if (numpy_shim::g_live_lazies) MATERIALIZE_FRAMES(k_operation, "operator");
+        } else if (numpy_shim::g_live_lazies && numpy_shim::g_ndarray_type &&
+                   (numpy_shim::is_numpy_scalar(SECOND()) || numpy_shim::is_numpy_scalar(TOP()))) {
+          // NumPy's scalar math warns here (overflow...): after the pending
+          // region's warnings.
+          MATERIALIZE_FRAMES(k_operation, "operator");
         }
         PyObject* rhs = POP();
         PyObject* lhs = TOP();

@@ -46,6 +46,8 @@ enum class OpKind : std::uint8_t {
   X(bitwise_and, kBinary, 2)        \
   X(bitwise_or, kBinary, 2)         \
   X(bitwise_xor, kBinary, 2)        \
+  X(left_shift, kBinary, 2)         \
+  X(right_shift, kBinary, 2)        \
   X(negative, kUnary, 1)            \
   X(positive, kUnary, 1)            \
   X(absolute, kUnary, 1)            \

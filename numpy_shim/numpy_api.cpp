@@ -36,6 +36,8 @@ void load_api_if_numpy_imported(PyObject* modules) {
 
 }  // namespace
 
+bool is_numpy_scalar(PyObject* o) { return PyArray_IsScalar(o, Generic); }
+
 void notice_numpy() {
   if (g_ndarray_type) return;
   // sys.modules is looked at again only after it changed, and never from

@@ -13,4 +13,7 @@ extern PyTypeObject* g_ndarray_type;
 // yet. Cheap when already done. Never raises.
 void notice_numpy();
 
+// A NumPy scalar (np.float64(1), np.uint8(3), ...). NumPy must be loaded.
+bool is_numpy_scalar(PyObject* o);
+
 }  // namespace npy::numpy_shim

@@ -63,6 +63,8 @@ PyObject* call_in_place_operator(int nb_op, PyObject* a, PyObject* b) {
     case NB_INPLACE_AND: return PyNumber_InPlaceAnd(a, b);
     case NB_INPLACE_OR: return PyNumber_InPlaceOr(a, b);
     case NB_INPLACE_XOR: return PyNumber_InPlaceXor(a, b);
+    case NB_INPLACE_LSHIFT: return PyNumber_InPlaceLshift(a, b);
+    case NB_INPLACE_RSHIFT: return PyNumber_InPlaceRshift(a, b);
     default:
       PyErr_SetString(PyExc_SystemError, "npython: operator not in the region vocabulary");
       return nullptr;
@@ -81,6 +83,8 @@ PyObject* call_binary_operator(int nb_op, PyObject* a, PyObject* b) {
     case NB_AND: return PyNumber_And(a, b);
     case NB_OR: return PyNumber_Or(a, b);
     case NB_XOR: return PyNumber_Xor(a, b);
+    case NB_LSHIFT: return PyNumber_Lshift(a, b);
+    case NB_RSHIFT: return PyNumber_Rshift(a, b);
     default:
       PyErr_SetString(PyExc_SystemError, "npython: operator not in the region vocabulary");
       return nullptr;

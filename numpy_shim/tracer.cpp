@@ -379,6 +379,8 @@ Op operator_op(int nb_op) {
     case NB_AND: return Op::bitwise_and;
     case NB_OR: return Op::bitwise_or;
     case NB_XOR: return Op::bitwise_xor;
+    case NB_LSHIFT: return Op::left_shift;
+    case NB_RSHIFT: return Op::right_shift;
     default: return Op::input;
   }
 }

@@ -89,6 +89,7 @@ bool int_op(Op op, DType compute) {
   switch (op) {
     case Op::add: case Op::subtract: case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor:
     case Op::negative: case Op::positive: case Op::where: case Op::equal: case Op::not_equal:
+    case Op::left_shift: case Op::right_shift:
       return true;
     case Op::multiply: return lane_bits(compute) == 32;
     case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal: case Op::clip:
@@ -664,6 +665,23 @@ class KernelBuilder {
       case Op::bitwise_and: cc_.vpand(r, a.reg, b.reg); break;
       case Op::bitwise_or: cc_.vpor(r, a.reg, b.reg); break;
       case Op::bitwise_xor: cc_.vpxor(r, a.reg, b.reg); break;
+      // NumPy shifts by the bit width or more (or by a negative count, taken
+      // as unsigned) to 0, or to -1 for negative signed values shifted right:
+      // what the variable shifts give.
+      case Op::left_shift: w ? cc_.vpsllvq(r, a.reg, b.reg) : cc_.vpsllvd(r, a.reg, b.reg); break;
+      case Op::right_shift:
+        if (is_unsigned(c)) {
+          w ? cc_.vpsrlvq(r, a.reg, b.reg) : cc_.vpsrlvd(r, a.reg, b.reg);
+        } else if (!w) {
+          cc_.vpsravd(r, a.reg, b.reg);
+        } else {  // no vpsravq in AVX2: shift the ones' complement of negatives logically
+          x86::Ymm negative = cc_.newYmm();
+          cc_.vpcmpgtq(negative, zero(), a.reg);
+          cc_.vpxor(r, a.reg, negative);
+          cc_.vpsrlvq(r, r, b.reg);
+          cc_.vpxor(r, r, negative);
+        }
+        break;
       case Op::negative: w ? cc_.vpsubq(r, zero(), a.reg) : cc_.vpsubd(r, zero(), a.reg); break;
       case Op::positive: cc_.vmovdqa(r, a.reg); break;
       case Op::equal: w ? cc_.vpcmpeqq(r, a.reg, b.reg) : cc_.vpcmpeqd(r, a.reg, b.reg); repr = Repr::kMask; break;
