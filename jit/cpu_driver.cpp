@@ -167,7 +167,8 @@ Partial combine(const Partial& a, const Partial& b, const LoopReduction& r, bool
 void store_result(const Partial& p, const LoopReduction& r, std::int64_t count, char* at) {
   switch (r.result) {
     case DType::kFloat64: {
-      double v = p.f;
+      // The mean of integers (8- and 16-bit, or bool) is their exact sum over the count.
+      double v = is_float(r.compute) ? p.f : static_cast<double>(p.i);
       if (r.op == Op::mean) v = v / static_cast<double>(count);
       std::memcpy(at, &v, 8);
       return;
@@ -840,7 +841,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   for (std::size_t k = 0; k < reductions.size(); ++k) {
     const LoopReduction& red = reductions[k];
     loop.ordered += (red.op == Op::sum || red.op == Op::mean) && is_float(red.compute);
-    if (red.op == Op::sum && !is_float(red.compute) && kernel.lane_bytes == 4) {
+    if ((red.op == Op::sum || red.op == Op::mean) && !is_float(red.compute) && kernel.lane_bytes == 4) {
       loop.narrow_sums.push_back(static_cast<int>(k));
     }
   }

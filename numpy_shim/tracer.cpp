@@ -457,6 +457,10 @@ std::optional<DType> reduction_dtype(Op op, DType in) {
     case Op::min:
     case Op::max: return in;
     case Op::mean:
+      // NumPy adds bool and 8- and 16-bit integers as float64, exactly (no
+      // sum of them reaches 2**53), so their mean is their integer sum over
+      // the count, whatever order adds them.
+      if (in == DType::kBool || jit::itemsize(in) <= 2) return DType::kFloat64;
       if (!jit::is_float(in)) return std::nullopt;
       return in;
     case Op::argmin:

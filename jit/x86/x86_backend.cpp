@@ -1279,6 +1279,7 @@ class X86Backend : public Backend {
         if (in.is_scalar_constant) return -1;
         switch (node.op) {
           case Op::sum:
+          case Op::mean:
             if (is_float(node.compute)) {
               if (!operand_ok(node.inputs[0], node.compute)) return -1;
             } else if (in.op == Op::input && (itemsize(in.dtype) <= 2 || in.dtype == DType::kBool)) {
@@ -1289,7 +1290,6 @@ class X86Backend : public Backend {
               if (!want(64) || !operand_ok(node.inputs[0], DType::kInt64)) return -1;
             }
             break;
-          case Op::mean:
           case Op::min:
           case Op::max:
             if (!is_float(node.compute) || !operand_ok(node.inputs[0], node.compute)) return -1;
