@@ -490,6 +490,8 @@ EagerForm program_call(PyObject* callable, int first_node, const CallArgs& call)
   return form;
 }
 
+PyObject* record_vector_norm(double ord, PyObject* callable, const CallArgs& call, const Location& where);
+
 PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const CallArgs& call,
                            const Location& where) {
   const bool method = form_kind == CallForm::kReduceMethod;
@@ -499,7 +501,13 @@ PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const 
   if (norm) {
     if (npos != 1 || !call.only_keywords({"axis", "keepdims", "ord"})) return nullptr;
     PyObject* ord = call.keyword("ord");
-    if (ord && ord != Py_None) return nullptr;
+    if (ord && ord != Py_None) {
+      // ord=2 is the default norm of what is traced (vectors, one axis).
+      const double value = PyLong_CheckExact(ord) || PyFloat_CheckExact(ord) ? PyFloat_AsDouble(ord) : 0.0;
+      if (PyErr_Occurred()) PyErr_Clear();
+      if (value == 1.0 || std::isinf(value)) return record_vector_norm(value, callable, call, where);
+      if (value != 2.0) return nullptr;
+    }
   } else if (!call.only_keywords({"axis", "keepdims"})) {
     return nullptr;
   }
@@ -822,6 +830,23 @@ int constant_node(Trace& trace, double value) {
   return index;
 }
 
+// A step of a NumPy function the tracer spells out in region ops: kernels
+// compute it; through NumPy, the function's last node makes the call.
+int add_part(Trace& trace, Op op, DType dtype, Shape shape, int a, int b, std::uint32_t axes, bool keepdims,
+             const Location& where) {
+  jit::Node node;
+  node.op = op;
+  node.dtype = node.compute = dtype;
+  node.shape = std::move(shape);
+  node.inputs[0] = a;
+  node.inputs[1] = b;
+  node.axes = axes;
+  node.keepdims = keepdims;
+  EagerForm part;
+  part.kind = EagerForm::Kind::kPartOfCall;
+  return add_node(trace, std::move(node), std::move(part), where);
+}
+
 // np.var / np.std of a float64 array, spelled out as NumPy's _var computes
 // it: the sum over the axes kept as dimensions, divided by the count; the
 // squares of the deviations from it summed; divided by count - ddof; the
@@ -870,17 +895,7 @@ PyObject* record_moment(bool is_std, PyObject* callable, const CallArgs& call, c
   }
   const int input = input_node(*trace, x);
   auto step = [&](Op op, Shape shape, int a, int b, std::uint32_t axes, bool keep) {
-    jit::Node node;
-    node.op = op;
-    node.dtype = node.compute = DType::kFloat64;
-    node.shape = std::move(shape);
-    node.inputs[0] = a;
-    node.inputs[1] = b;
-    node.axes = axes;
-    node.keepdims = keep;
-    EagerForm part;
-    part.kind = EagerForm::Kind::kPartOfCall;
-    return add_node(*trace, std::move(node), std::move(part), where);
+    return add_part(*trace, op, DType::kFloat64, std::move(shape), a, b, axes, keep, where);
   };
   const int total = step(Op::sum, kept, input, -1, mask, true);
   const int mean = step(Op::divide, kept, total, constant_node(*trace, static_cast<double>(count)), 0, false);
@@ -891,6 +906,46 @@ PyObject* record_moment(bool is_std, PyObject* callable, const CallArgs& call, c
   if (is_std) last = step(Op::sqrt, result, last, -1, 0, false);
   // The last node is the program's call, reading the array itself (the
   // runner keeps it alive until then).
+  EagerForm form = program_call(callable, input, call);
+  form.gives_scalar = trace->eager[last].gives_scalar;
+  trace->eager[last] = std::move(form);
+  return new_lazy(trace, last);
+}
+
+// np.linalg.norm(x, ord=1 / inf / -inf) of a vector or along one axis of a
+// float array, as NumPy computes it: add.reduce(abs(x)), abs(x).max() or
+// abs(x).min() over the axis. Each step is a region op; through NumPy, the
+// last one makes the program's call. Matrix norms run eagerly.
+PyObject* record_vector_norm(double ord, PyObject* callable, const CallArgs& call, const Location& where) {
+  Operand x;
+  if (!classify(call.positional[0], x) || x.weak != Weak::kNone || x.numpy_scalar) return nullptr;
+  if ((!x.lazy && Py_TYPE(x.object) != &PyArray_Type) || !jit::is_float(x.dtype)) return nullptr;
+  const Operand* ops[] = {&x};
+  if (!worth_tracing(ops, 1) || !state_allows_tracing()) return nullptr;
+  const int rank = static_cast<int>(x.shape.size());
+  PyObject* axis = call.keyword("axis");
+  std::uint32_t mask = 1;
+  if (axis && axis != Py_None) {
+    if (!parse_axes(axis, rank, false, mask)) return nullptr;
+  } else if (rank != 1) {
+    return nullptr;
+  }
+  PyObject* keepdims_obj = call.keyword("keepdims");
+  if (keepdims_obj && !PyBool_Check(keepdims_obj)) return nullptr;
+  const bool keepdims = keepdims_obj == Py_True;
+  Shape result;
+  std::int64_t count = 1;
+  for (int d = 0; d < rank; ++d) {
+    const bool reduced = mask & (1u << d);
+    if (reduced) count *= x.shape[d];
+    if (!reduced || keepdims) result.push_back(reduced ? 1 : x.shape[d]);
+  }
+  if (count == 0 && !(ord == 1.0)) return nullptr;  // max/min of nothing: NumPy raises
+  std::shared_ptr<Trace> trace = open_trace();
+  const int input = input_node(*trace, x);
+  const int magnitudes = add_part(*trace, Op::absolute, x.dtype, x.shape, input, -1, 0, false, where);
+  const Op reduce = ord == 1.0 ? Op::sum : (ord > 0 ? Op::max : Op::min);
+  const int last = add_part(*trace, reduce, x.dtype, result, magnitudes, -1, mask, keepdims, where);
   EagerForm form = program_call(callable, input, call);
   form.gives_scalar = trace->eager[last].gives_scalar;
   trace->eager[last] = std::move(form);
