@@ -46,7 +46,34 @@ void fill_lanes(Vector& v, T value) {
   for (std::size_t i = 0; i < 32 / sizeof(T); ++i) std::memcpy(v.bytes + i * sizeof(T), &value, sizeof(T));
 }
 
+// min and max of integers: their lanes hold the type's own values (8- and
+// 16-bit ones widened to 32 bits), kept in Partial::i as int64 bits.
+bool int_extreme(const LoopReduction& r) { return (r.op == Op::min || r.op == Op::max) && !is_float(r.compute); }
+
+// Whether integer a is better than b for min (max) of `compute` values.
+bool int_better(std::int64_t a, std::int64_t b, const LoopReduction& r) {
+  if (is_unsigned(r.compute) && itemsize(r.compute) == 8) {
+    const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
+    return r.op == Op::min ? ua < ub : ua > ub;
+  }
+  return r.op == Op::min ? a < b : a > b;
+}
+
 void init_accumulator(Vector& v, const LoopReduction& r, int lane_bytes) {
+  if (int_extreme(r)) {
+    const bool is_min = r.op == Op::min;
+    if (lane_bytes == 8) {
+      const bool u = is_unsigned(r.compute);
+      const std::uint64_t start = is_min ? (u ? ~std::uint64_t{0} : std::uint64_t{INT64_MAX})
+                                         : (u ? 0 : std::uint64_t{1} << 63);
+      fill_lanes<std::uint64_t>(v, start);
+    } else if (is_unsigned(r.compute)) {
+      fill_lanes<std::uint32_t>(v, is_min ? UINT32_MAX : 0);
+    } else {
+      fill_lanes<std::int32_t>(v, is_min ? INT32_MAX : INT32_MIN);
+    }
+    return;
+  }
   switch (r.op) {
     case Op::min:
     case Op::max: {
@@ -82,6 +109,28 @@ Partial lanes_of(const Vector& v, const LoopReduction& r, int lane_bytes) {
   Partial p;
   const int lanes = 32 / lane_bytes;
   const bool wide = lane_bytes == 8;
+  if (int_extreme(r)) {
+    auto lane_i = [&](int k) -> std::int64_t {
+      if (wide) {
+        std::int64_t x;
+        std::memcpy(&x, v.bytes + 8 * k, 8);
+        return x;
+      }
+      if (is_unsigned(r.compute)) {
+        std::uint32_t x;
+        std::memcpy(&x, v.bytes + 4 * k, 4);
+        return x;
+      }
+      std::int32_t x;
+      std::memcpy(&x, v.bytes + 4 * k, 4);
+      return x;
+    };
+    p.i = lane_i(0);
+    for (int k = 1; k < lanes; ++k) {
+      if (int_better(lane_i(k), p.i, r)) p.i = lane_i(k);
+    }
+    return p;
+  }
   auto lane_f = [&](int k) {
     if (wide) {
       double d;
@@ -144,6 +193,7 @@ Partial lanes_of(const Vector& v, const LoopReduction& r, int lane_bytes) {
 }
 
 Partial combine(const Partial& a, const Partial& b, const LoopReduction& r, bool wide) {
+  if (int_extreme(r)) return int_better(b.i, a.i, r) ? b : a;
   Partial p;
   switch (r.op) {
     case Op::sum:
@@ -180,7 +230,7 @@ void store_result(const Partial& p, const LoopReduction& r, std::int64_t count, 
       return;
     }
     case DType::kBool: *at = p.b ? 1 : 0; return;
-    default: std::memcpy(at, &p.i, 8); return;
+    default: std::memcpy(at, &p.i, itemsize(r.result)); return;  // little-endian: the low bytes
   }
 }
 

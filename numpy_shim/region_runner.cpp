@@ -519,7 +519,8 @@ class Runner {
       PyObject* a = new_array(nodes_[r].shape, nodes_[r].dtype);
       if (!a) break;
       const jit::Node& n = nodes_[r];
-      const jit::DType compute = jit::is_float(n.compute) ? n.compute
+      const bool extreme = n.op == jit::Op::min || n.op == jit::Op::max;
+      const jit::DType compute = jit::is_float(n.compute) || extreme ? n.compute
                                  : (n.op == jit::Op::any || n.op == jit::Op::all) ? jit::DType::kBool
                                                                                   : jit::DType::kInt64;
       reductions.push_back({n.op, compute, n.dtype, static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a)))});

@@ -36,6 +36,13 @@ int lane_bits(DType t) {
 
 bool is_int(DType t) { return is_signed_int(t) || is_unsigned(t); }
 
+// The lanes min and max reductions compare `compute` values in: its own, or
+// 32-bit lanes for 8- and 16-bit integers.
+DType extreme_lanes(DType compute) {
+  if (!is_int(compute) || itemsize(compute) >= 4) return compute;
+  return is_unsigned(compute) ? DType::kUInt32 : DType::kInt32;
+}
+
 // Whether a value of dtype `from` can enter a computation in `to` in a
 // kernel of `bits`-wide lanes (`memory`: it is loaded, so it may be widened).
 bool converts(DType from, DType to, bool memory, bool scalar) {
@@ -89,7 +96,7 @@ bool int_op(Op op, DType compute) {
   switch (op) {
     case Op::add: case Op::subtract: case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor:
     case Op::negative: case Op::positive: case Op::where: case Op::equal: case Op::not_equal:
-    case Op::left_shift: case Op::right_shift:
+    case Op::left_shift: case Op::right_shift: case Op::minimum: case Op::maximum:
       return true;
     case Op::multiply: return lane_bits(compute) == 32;
     case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal: case Op::clip:
@@ -546,6 +553,32 @@ class KernelBuilder {
     return r;
   }
 
+  // The smaller (larger) of integer lanes of type `t`. AVX2 has no 64-bit
+  // min/max: a compare and a blend, on sign-flipped lanes for uint64.
+  x86::Ymm int_min_max(const x86::Ymm& a, const x86::Ymm& b, bool is_min, DType t) {
+    x86::Ymm r = cc_.newYmm();
+    if (!wide()) {
+      if (is_unsigned(t)) {
+        is_min ? cc_.vpminud(r, a, b) : cc_.vpmaxud(r, a, b);
+      } else {
+        is_min ? cc_.vpminsd(r, a, b) : cc_.vpmaxsd(r, a, b);
+      }
+      return r;
+    }
+    x86::Ymm x = a, y = b;
+    if (is_unsigned(t)) {
+      const x86::Ymm sign = broadcast_int(std::numeric_limits<std::int64_t>::min());
+      x = cc_.newYmm();
+      y = cc_.newYmm();
+      cc_.vpxor(x, a, sign);
+      cc_.vpxor(y, b, sign);
+    }
+    x86::Ymm take_b = cc_.newYmm();
+    is_min ? cc_.vpcmpgtq(take_b, x, y) : cc_.vpcmpgtq(take_b, y, x);
+    cc_.vpblendvb(r, a, b, take_b);
+    return r;
+  }
+
   bool emit_member(int index) {
     const Node& node = region_.nodes[index];
     const OpKind kind = op_info(node.op).kind;
@@ -668,6 +701,9 @@ class KernelBuilder {
       // NumPy shifts by the bit width or more (or by a negative count, taken
       // as unsigned) to 0, or to -1 for negative signed values shifted right:
       // what the variable shifts give.
+      case Op::minimum: case Op::maximum:
+        cc_.vmovdqa(r, int_min_max(a.reg, b.reg, node.op == Op::minimum, c));
+        break;
       case Op::left_shift: w ? cc_.vpsllvq(r, a.reg, b.reg) : cc_.vpsllvd(r, a.reg, b.reg); break;
       case Op::right_shift:
         if (is_unsigned(c)) {
@@ -739,11 +775,13 @@ class KernelBuilder {
       }
       case Op::min:
       case Op::max: {
-        if (!operand(node.inputs[0], node.compute, v)) return false;
+        const DType as = extreme_lanes(node.compute);
+        if (!operand(node.inputs[0], as, v)) return false;
         // Lanes outside the mask keep the accumulator.
-        w ? cc_.vblendvpd(t, acc, v.reg, lane_mask_) : cc_.vblendvps(t, acc, v.reg, lane_mask_);
+        cc_.vpblendvb(t, acc, v.reg, lane_mask_);
         // The loop carries the accumulator in its register.
-        cc_.vmovapd(acc, float_min_max(acc, t, node.op == Op::min));
+        cc_.vmovapd(acc, is_float(as) ? float_min_max(acc, t, node.op == Op::min)
+                                      : int_min_max(acc, t, node.op == Op::min, as));
         return true;
       }
       case Op::any:
@@ -1291,9 +1329,13 @@ class X86Backend : public Backend {
             }
             break;
           case Op::min:
-          case Op::max:
-            if (!is_float(node.compute) || !operand_ok(node.inputs[0], node.compute)) return -1;
+          case Op::max: {
+            // 8- and 16-bit integers in 32-bit lanes, widened as they are loaded.
+            const DType as = extreme_lanes(node.compute);
+            if (lane_bits(as) == 0 || !want(lane_bits(as)) || !operand_ok(node.inputs[0], as)) return -1;
+            if (as != node.compute && in.op != Op::input) return -1;
             break;
+          }
           case Op::any:
           case Op::all:
             if (!operand_ok(node.inputs[0], DType::kBool)) return -1;
