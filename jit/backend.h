@@ -18,10 +18,15 @@ namespace npy::jit {
 //         sums in NumPy's order (its operands are written there): the
 //         first element of each (an input that does not move along a row
 //         is read once per row);
-//  accumulators: one vector per reduction, read at entry and written back;
+//  accumulators: three vectors per reduction (kAccumulatorVectors), read
+//         at entry and written back: the running value; for argmin and
+//         argmax also the index of the best value per lane (-1: none yet)
+//         and each lane's next element index;
 //  lane_mask: a vector whose lanes say which elements reductions take;
 //  row_steps: per slot, the bytes its pointer moves after a row, beyond
 //         what the row's vectors moved it.
+constexpr int kAccumulatorVectors = 3;
+
 struct Kernel {
   using Entry = void (*)(void* const* slots, std::int64_t vectors, void* accumulators,
                          const void* lane_mask, std::int64_t rows, const std::int64_t* row_steps);

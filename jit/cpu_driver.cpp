@@ -27,16 +27,17 @@ struct alignas(32) Vector {
   unsigned char bytes[32];
 };
 
-// Accumulator vectors, one per reduction, as the kernel reads and writes
-// them. Integer sums in 32-bit lanes (of 8- and 16-bit data) move their
-// lanes into `carried` after every span, before the lanes could overflow.
+// Accumulator vectors, kAccumulatorVectors per reduction (backend.h), as
+// the kernel reads and writes them; acc[k] is reduction k's first. Integer
+// sums in 32-bit lanes (of 8- and 16-bit data) move their lanes into
+// `carried` after every span, before the lanes could overflow.
 struct Accumulators {
   std::vector<Vector> vectors;
   std::vector<std::int64_t> carried;
   Accumulators() = default;
-  explicit Accumulators(std::size_t n) : vectors(n), carried(n, 0) {}
-  Vector& operator[](std::size_t k) { return vectors[k]; }
-  const Vector& operator[](std::size_t k) const { return vectors[k]; }
+  explicit Accumulators(std::size_t n) : vectors(n * kAccumulatorVectors), carried(n, 0) {}
+  Vector* operator[](std::size_t k) { return &vectors[k * kAccumulatorVectors]; }
+  const Vector* operator[](std::size_t k) const { return &vectors[k * kAccumulatorVectors]; }
   Vector* data() { return vectors.data(); }
   std::size_t size() const { return vectors.size(); }
 };
@@ -59,7 +60,30 @@ bool int_better(std::int64_t a, std::int64_t b, const LoopReduction& r) {
   return r.op == Op::min ? a < b : a > b;
 }
 
-void init_accumulator(Vector& v, const LoopReduction& r, int lane_bytes) {
+bool arg_reduction(const LoopReduction& r) { return r.op == Op::argmin || r.op == Op::argmax; }
+
+// Points each lane of an argmin/argmax at the element index it sees next:
+// `first`, first + 1, ... (the kernel adds the lane count per vector).
+void set_next_index(Vector* v, std::int64_t first, int lane_bytes) {
+  for (int k = 0; k < 32 / lane_bytes; ++k) {
+    if (lane_bytes == 8) {
+      const std::int64_t at = first + k;
+      std::memcpy(v[2].bytes + 8 * k, &at, 8);
+    } else {
+      const auto at = static_cast<std::int32_t>(first + k);
+      std::memcpy(v[2].bytes + 4 * k, &at, 4);
+    }
+  }
+}
+
+void init_accumulator(Vector* accumulator, const LoopReduction& r, int lane_bytes) {
+  Vector& v = accumulator[0];
+  if (arg_reduction(r)) {
+    std::memset(v.bytes, 0, 32);
+    std::memset(accumulator[1].bytes, 0xff, 32);  // -1: no index yet
+    set_next_index(accumulator, 0, lane_bytes);
+    return;
+  }
   if (int_extreme(r)) {
     const bool is_min = r.op == Op::min;
     if (lane_bytes == 8) {
@@ -103,12 +127,66 @@ struct Partial {
   double f = 0;
   std::int64_t i = 0;
   bool b = false;
+  std::int64_t at = -1;  // argmin/argmax: the index of the value in f or i (-1: none)
 };
 
-Partial lanes_of(const Vector& v, const LoopReduction& r, int lane_bytes) {
+// argmin/argmax: whether `a` beats `b` (NumPy: the first NaN, else the
+// first extreme value).
+bool arg_better(const Partial& a, const Partial& b, const LoopReduction& r) {
+  if (a.at < 0) return false;
+  if (b.at < 0) return true;
+  bool better = false, same = false;
+  if (is_float(r.compute)) {
+    if (std::isnan(b.f)) return std::isnan(a.f) && a.at < b.at;
+    if (std::isnan(a.f)) return true;
+    better = r.op == Op::argmin ? a.f < b.f : a.f > b.f;
+    same = a.f == b.f;
+  } else {
+    LoopReduction as_extreme = r;
+    as_extreme.op = r.op == Op::argmin ? Op::min : Op::max;
+    better = int_better(a.i, b.i, as_extreme);
+    same = a.i == b.i;
+  }
+  return better || (same && a.at < b.at);
+}
+
+Partial lanes_of(const Vector* accumulator, const LoopReduction& r, int lane_bytes) {
+  const Vector& v = accumulator[0];
   Partial p;
   const int lanes = 32 / lane_bytes;
   const bool wide = lane_bytes == 8;
+  if (arg_reduction(r)) {
+    for (int k = 0; k < lanes; ++k) {
+      Partial lane;
+      if (wide) {
+        std::memcpy(&lane.at, accumulator[1].bytes + 8 * k, 8);
+        if (is_float(r.compute)) {
+          std::memcpy(&lane.f, v.bytes + 8 * k, 8);
+        } else {
+          std::memcpy(&lane.i, v.bytes + 8 * k, 8);
+        }
+      } else {
+        std::int32_t at;
+        std::memcpy(&at, accumulator[1].bytes + 4 * k, 4);
+        lane.at = at;
+        if (is_float(r.compute)) {
+          float f;
+          std::memcpy(&f, v.bytes + 4 * k, 4);
+          lane.f = f;
+        } else if (is_unsigned(r.compute)) {
+          std::uint32_t u;
+          std::memcpy(&u, v.bytes + 4 * k, 4);
+          lane.i = u;
+        } else {
+          std::int32_t x;
+          std::memcpy(&x, v.bytes + 4 * k, 4);
+          lane.i = x;
+        }
+      }
+      if (arg_better(lane, p, r)) p = lane;
+    }
+    return p;
+  }
   if (int_extreme(r)) {
     auto lane_i = [&](int k) -> std::int64_t {
       if (wide) {
@@ -194,6 +272,7 @@ Partial lanes_of(const Vector& v, const LoopReduction& r, int lane_bytes) {
 
 Partial combine(const Partial& a, const Partial& b, const LoopReduction& r, bool wide) {
   if (int_extreme(r)) return int_better(b.i, a.i, r) ? b : a;
+  if (arg_reduction(r)) return arg_better(b, a, r) ? b : a;
   Partial p;
   switch (r.op) {
     case Op::sum:
@@ -215,6 +294,10 @@ Partial combine(const Partial& a, const Partial& b, const LoopReduction& r, bool
 }
 
 void store_result(const Partial& p, const LoopReduction& r, std::int64_t count, char* at) {
+  if (arg_reduction(r)) {
+    std::memcpy(at, &p.at, 8);
+    return;
+  }
   switch (r.result) {
     case DType::kFloat64: {
       // The mean of integers (8- and 16-bit, or bool) is their exact sum over the count.
@@ -380,10 +463,10 @@ struct Loop {
     for (int k : narrow_sums) {
       for (int lane = 0; lane < 8; ++lane) {
         std::int32_t x;
-        std::memcpy(&x, acc[k].bytes + 4 * lane, 4);
+        std::memcpy(&x, acc[k]->bytes + 4 * lane, 4);
         acc.carried[k] += x;
       }
-      std::memset(acc[k].bytes, 0, 32);
+      std::memset(acc[k]->bytes, 0, 32);
     }
   }
 
@@ -518,10 +601,11 @@ struct Walker {
   T* windows[kMaxOrderedSums] = {};  // per ordered reduction
   std::int64_t window_start = 0, window_end = 0, limit = 0;
   std::vector<std::int64_t> index;
+  const std::vector<LoopReduction>* reductions = nullptr;  // of the run
 
   // `count`: the most elements one run walks.
-  Walker(const Loop& l, std::size_t reductions, std::int64_t count)
-      : loop(l), scratch(l.make_scratch()), acc(reductions), index(l.shape.size()) {
+  Walker(const Loop& l, std::size_t reduction_count, std::int64_t count)
+      : loop(l), scratch(l.make_scratch()), acc(reduction_count), index(l.shape.size()) {
     const std::int64_t size = std::min(count, kWindow) + kPairwiseBlock;
     window_storage.reset(new T[static_cast<std::size_t>(size * l.ordered)]);
     for (int k = 0; k < l.ordered; ++k) windows[k] = window_storage.get() + k * size;
@@ -537,6 +621,9 @@ struct Walker {
       const std::int64_t pos = from % n;
       for (int k = 0; k < loop.ordered; ++k) {
         outs[k] = reinterpret_cast<char*>(windows[k] + (from - window_start));
+      }
+      for (std::size_t k = 0; k < reductions->size(); ++k) {
+        if (arg_reduction((*reductions)[k])) set_next_index(acc[k], from, loop.kernel.lane_bytes);
       }
       if (pos == 0 && loop.whole_rows && to - from >= n) {
         const std::int64_t count = loop.rows_per_call(index.data(), (to - from) / n);
@@ -608,9 +695,10 @@ struct Walker {
   }
 
   // Everything of [lo, lo + n): the sums, and the other reductions from fresh accumulators.
-  void run(std::int64_t lo, std::int64_t n, T* sums, const std::vector<LoopReduction>& reductions) {
-    for (std::size_t k = 0; k < reductions.size(); ++k) {
-      init_accumulator(acc[k], reductions[k], loop.kernel.lane_bytes);
+  void run(std::int64_t lo, std::int64_t n, T* sums, const std::vector<LoopReduction>& all) {
+    reductions = &all;
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      init_accumulator(acc[k], all[k], loop.kernel.lane_bytes);
       acc.carried[k] = 0;
     }
     window_start = window_end = lo;
@@ -725,6 +813,11 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   const std::int64_t outer = element_count(Shape(shape.begin(), shape.end() - reduced));
   const std::int64_t count = element_count(Shape(shape.end() - reduced, shape.end()));
   const std::int64_t inner_rows = count / shape[r - 1];
+  // Kernels of 32-bit lanes count argmin/argmax indices in int32 lanes.
+  if (loop.kernel.lane_bytes == 4 && count > std::numeric_limits<std::int32_t>::max() &&
+      std::any_of(reductions.begin(), reductions.end(), arg_reduction)) {
+    return -1;
+  }
   std::vector<int> ordered_index(reductions.size(), -1);
   int ordered = 0;
   for (std::size_t k = 0; k < reductions.size(); ++k) {
@@ -792,7 +885,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   }
   for (std::size_t k = 0; k < reductions.size(); ++k) {
     if (ordered_index[k] >= 0) continue;
-    Vector identity;
+    Vector identity[kAccumulatorVectors];
     init_accumulator(identity, reductions[k], loop.kernel.lane_bytes);
     Partial total = lanes_of(identity, reductions[k], loop.kernel.lane_bytes);
     for (std::size_t p = 0; p < nparts; ++p) {
@@ -917,7 +1010,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     // Empty loop: reductions still produce their identities.
     const std::int64_t outer = r - reduced > 0 ? element_count(Shape(shape.begin(), shape.end() - reduced)) : 1;
     for (const LoopReduction& red : reductions) {
-      Vector v;
+      Vector v[kAccumulatorVectors];
       init_accumulator(v, red, kernel.lane_bytes);
       const Partial p = lanes_of(v, red, kernel.lane_bytes);
       for (std::int64_t o = 0; o < outer; ++o) store_result(p, red, 0, red.data + o * itemsize(red.result));

@@ -519,7 +519,8 @@ class Runner {
       PyObject* a = new_array(nodes_[r].shape, nodes_[r].dtype);
       if (!a) break;
       const jit::Node& n = nodes_[r];
-      const bool extreme = n.op == jit::Op::min || n.op == jit::Op::max;
+      const bool extreme = n.op == jit::Op::min || n.op == jit::Op::max || n.op == jit::Op::argmin ||
+                           n.op == jit::Op::argmax;
       const jit::DType compute = jit::is_float(n.compute) || extreme ? n.compute
                                  : (n.op == jit::Op::any || n.op == jit::Op::all) ? jit::DType::kBool
                                                                                   : jit::DType::kInt64;

@@ -36,6 +36,8 @@ int lane_bits(DType t) {
 
 bool is_int(DType t) { return is_signed_int(t) || is_unsigned(t); }
 
+bool is_arg_reduction(const Node& node) { return node.op == Op::argmin || node.op == Op::argmax; }
+
 // The lanes min and max reductions compare `compute` values in: its own, or
 // 32-bit lanes for 8- and 16-bit integers.
 DType extreme_lanes(DType compute) {
@@ -158,9 +160,12 @@ class KernelBuilder {
       pointers_.push_back(p);
     }
     for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
-      x86::Ymm a = cc_.newYmm();
-      cc_.vmovdqu(a, x86::ymmword_ptr(acc, static_cast<int32_t>(32 * r)));
-      accumulators_.push_back(a);
+      const int vectors = is_arg_reduction(region_.nodes[group_.reductions[r]]) ? kAccumulatorVectors : 1;
+      for (int k = 0; k < vectors; ++k) {
+        x86::Ymm a = cc_.newYmm();
+        cc_.vmovdqu(a, x86::ymmword_ptr(acc, static_cast<int32_t>(32 * (kAccumulatorVectors * r + k))));
+        accumulators_.push_back(a);
+      }
     }
     if (!group_.reductions.empty()) {
       lane_mask_ = cc_.newYmm("lane_mask");
@@ -210,8 +215,13 @@ class KernelBuilder {
     }
     cc_.dec(rows);
     cc_.jnz(row);
-    for (std::size_t r = 0; r < accumulators_.size(); ++r) {
-      cc_.vmovdqu(x86::ymmword_ptr(acc, static_cast<int32_t>(32 * r)), accumulators_[r]);
+    std::size_t next = 0;
+    for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
+      const int vectors = is_arg_reduction(region_.nodes[group_.reductions[r]]) ? kAccumulatorVectors : 1;
+      for (int k = 0; k < vectors; ++k) {
+        cc_.vmovdqu(x86::ymmword_ptr(acc, static_cast<int32_t>(32 * (kAccumulatorVectors * r + k))),
+                    accumulators_[next++]);
+      }
     }
     cc_.endFunc();
     return true;
@@ -747,9 +757,11 @@ class KernelBuilder {
 
   bool emit_reduction(int index) {
     const Node& node = region_.nodes[index];
-    std::size_t r = 0;
-    while (group_.reductions[r] != index) ++r;
-    x86::Ymm& acc = accumulators_[r];
+    std::size_t first = 0;  // the reduction's first accumulator register
+    for (std::size_t r = 0; group_.reductions[r] != index; ++r) {
+      first += is_arg_reduction(region_.nodes[group_.reductions[r]]) ? kAccumulatorVectors : 1;
+    }
+    x86::Ymm& acc = accumulators_[first];
     const bool w = wide();
     Value v;
     x86::Ymm t = cc_.newYmm();
@@ -782,6 +794,61 @@ class KernelBuilder {
         // The loop carries the accumulator in its register.
         cc_.vmovapd(acc, is_float(as) ? float_min_max(acc, t, node.op == Op::min)
                                       : int_min_max(acc, t, node.op == Op::min, as));
+        return true;
+      }
+      case Op::argmin:
+      case Op::argmax: {
+        const DType as = extreme_lanes(node.compute);
+        if (!operand(node.inputs[0], as, v)) return false;
+        x86::Ymm& best_index = accumulators_[first + 1];
+        x86::Ymm& next_index = accumulators_[first + 2];
+        const bool is_min = node.op == Op::argmin;
+        // Better: strictly (the first of equal values stays), a NaN over a
+        // number (NumPy's first NaN), or anything in a lane that has none yet.
+        x86::Ymm better = cc_.newYmm();
+        if (is_float(as)) {
+          x86::Ymm nan = cc_.newYmm();
+          x86::Ymm best_nan = cc_.newYmm();
+          const int gt = 0x1e;  // GT_OQ
+          if (w) {
+            is_min ? cc_.vcmppd(better, acc, v.reg, gt) : cc_.vcmppd(better, v.reg, acc, gt);
+            cc_.vcmppd(nan, v.reg, v.reg, 3);
+            cc_.vcmppd(best_nan, acc, acc, 3);
+          } else {
+            is_min ? cc_.vcmpps(better, acc, v.reg, gt) : cc_.vcmpps(better, v.reg, acc, gt);
+            cc_.vcmpps(nan, v.reg, v.reg, 3);
+            cc_.vcmpps(best_nan, acc, acc, 3);
+          }
+          cc_.vpandn(nan, best_nan, nan);
+          cc_.vpor(better, better, nan);
+        } else {
+          x86::Ymm x = v.reg, y = acc;
+          if (w && is_unsigned(as)) {
+            const x86::Ymm sign = broadcast_int(std::numeric_limits<std::int64_t>::min());
+            x = cc_.newYmm();
+            y = cc_.newYmm();
+            cc_.vpxor(x, v.reg, sign);
+            cc_.vpxor(y, acc, sign);
+          }
+          if (!w && is_unsigned(as)) {  // unsigned 32-bit: greater where max(x, y) != y
+            x86::Ymm m = cc_.newYmm();
+            is_min ? cc_.vpminud(m, x, y) : cc_.vpmaxud(m, x, y);
+            cc_.vpcmpeqd(better, m, y);
+            cc_.vpxor(better, better, ones());
+          } else if (w) {
+            is_min ? cc_.vpcmpgtq(better, y, x) : cc_.vpcmpgtq(better, x, y);
+          } else {
+            is_min ? cc_.vpcmpgtd(better, y, x) : cc_.vpcmpgtd(better, x, y);
+          }
+        }
+        x86::Ymm none_yet = cc_.newYmm();
+        w ? cc_.vpcmpgtq(none_yet, zero(), best_index) : cc_.vpcmpgtd(none_yet, zero(), best_index);
+        cc_.vpor(better, better, none_yet);
+        cc_.vpand(better, better, lane_mask_);
+        cc_.vpblendvb(acc, acc, v.reg, better);
+        cc_.vpblendvb(best_index, best_index, next_index, better);
+        const x86::Ymm step = broadcast_int(lanes_);
+        w ? cc_.vpaddq(next_index, next_index, step) : cc_.vpaddd(next_index, next_index, step);
         return true;
       }
       case Op::any:
@@ -1331,6 +1398,13 @@ class X86Backend : public Backend {
           case Op::min:
           case Op::max: {
             // 8- and 16-bit integers in 32-bit lanes, widened as they are loaded.
+            const DType as = extreme_lanes(node.compute);
+            if (lane_bits(as) == 0 || !want(lane_bits(as)) || !operand_ok(node.inputs[0], as)) return -1;
+            if (as != node.compute && in.op != Op::input) return -1;
+            break;
+          }
+          case Op::argmin:
+          case Op::argmax: {
             const DType as = extreme_lanes(node.compute);
             if (lane_bits(as) == 0 || !want(lane_bits(as)) || !operand_ok(node.inputs[0], as)) return -1;
             if (as != node.compute && in.op != Op::input) return -1;
