@@ -883,7 +883,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* res = nullptr;
         if (numpy_shim::g_ndarray_type) {
           const bool is_function = PyFunction_Check(callable);
-          if (!is_function || numpy_shim::creates_from_shape(callable)) {
+          if (!is_function || numpy_shim::creates_without_arrays(callable)) {
             res = numpy_shim::trace_call(callable, args, total_args - nkw, kwnames, LOCATION());
             if (!res && PyErr_Occurred()) goto error;
           }

@@ -24,15 +24,21 @@ namespace npy::jit {
 //         and each lane's next element index;
 //  lane_mask: a vector whose lanes say which elements reductions take;
 //  row_steps: per slot, the bytes its pointer moves after a row, beyond
-//         what the row's vectors moved it.
+//         what the row's vectors moved it;
+//  first_index: the index along the innermost dimension of each row's
+//         first element (for index ops, `uses_index`).
 constexpr int kAccumulatorVectors = 3;
 
 struct Kernel {
   using Entry = void (*)(void* const* slots, std::int64_t vectors, void* accumulators,
-                         const void* lane_mask, std::int64_t rows, const std::int64_t* row_steps);
+                         const void* lane_mask, std::int64_t rows, const std::int64_t* row_steps,
+                         std::int64_t first_index);
   Entry entry = nullptr;
   int lanes = 0;
   int lane_bytes = 0;
+  // A member computes from element indices (arange): the loop's innermost
+  // dimension must stay the one the index runs along.
+  bool uses_index = false;
   std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
   virtual ~Kernel() = default;
 };

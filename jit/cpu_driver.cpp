@@ -411,9 +411,9 @@ struct Loop {
     const int lanes = kernel.lanes;
     const std::int64_t n = hi - lo;
     const std::int64_t full = n / lanes;
-    if (full) kernel.entry(slots, full, acc.data(), &all_lanes, 1, kNoRowSteps);
+    if (full) kernel.entry(slots, full, acc.data(), &all_lanes, 1, kNoRowSteps, lo);
     const std::int64_t rem = n - full * lanes;
-    if (rem) tail_vector(slots, full, rem, acc, s);
+    if (rem) tail_vector(slots, full, rem, acc, s, lo + full * lanes);
     for (std::size_t o = 0; o < nout; ++o) {
       if (scattered[o]) {
         unpack(out_at[o], out_strides[o][rank - 1], s.unpacked[o], n, itemsize(outputs[o].dtype));
@@ -448,7 +448,7 @@ struct Loop {
       slots[nin + nout + k] = sums_out[k];
       steps[nin + nout + k] = 0;
     }
-    kernel.entry(slots, n / kernel.lanes, acc.data(), &all_lanes, count, steps);
+    kernel.entry(slots, n / kernel.lanes, acc.data(), &all_lanes, count, steps, 0);
     carry_narrow_sums(acc);
   }
 
@@ -471,7 +471,8 @@ struct Loop {
   }
 
   // The last partial vector, on scratch: spare lanes repeat the last element.
-  void tail_vector(void* const* slots, std::int64_t full, std::int64_t rem, Accumulators& acc, Scratch& s) const {
+  void tail_vector(void* const* slots, std::int64_t full, std::int64_t rem, Accumulators& acc, Scratch& s,
+                   std::int64_t first_index) const {
     const std::size_t nin = inputs.size();
     const std::size_t nout = outputs.size();
     const int lanes = kernel.lanes;
@@ -490,7 +491,7 @@ struct Loop {
     for (std::size_t o = 0; o < nout + ordered; ++o) tail[nin + o] = s.tail_out[o];
     Vector mask{};
     for (std::int64_t k = 0; k < rem; ++k) std::memset(mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
-    kernel.entry(tail, 1, acc.data(), &mask, 1, kNoRowSteps);
+    kernel.entry(tail, 1, acc.data(), &mask, 1, kNoRowSteps, first_index);
     for (std::size_t o = 0; o < nout + ordered; ++o) {
       const int size = o < nout ? itemsize(outputs[o].dtype) : sum_bytes;
       std::memcpy(static_cast<char*>(slots[nin + o]) + full * lanes * size, s.tail_out[o], rem * size);
@@ -807,7 +808,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
                    int threads) {
   const int r = static_cast<int>(shape.size());
   if (reduced == 1 && loop.ordered == static_cast<int>(reductions.size()) && shape[r - 1] <= kPairwiseBlock &&
-      last_two_merge(loop, shape)) {
+      !loop.kernel.uses_index && last_two_merge(loop, shape)) {
     return run_short_sums<T>(loop, shape, reductions, threads);
   }
   const std::int64_t outer = element_count(Shape(shape.begin(), shape.end() - reduced));
@@ -946,13 +947,13 @@ void run_staged_tail(const StagedKernel& kernel, const Shape& shape, const std::
 }  // namespace
 
 void order_loop(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs,
-                bool reduces) {
+                bool keep_order) {
   const int r = static_cast<int>(shape.size());
   for (LoopOutput& out : outputs) {
     out.strides.assign(r, itemsize(out.dtype));
     for (int d = r - 2; d >= 0; --d) out.strides[d] = out.strides[d + 1] * shape[d + 1];
   }
-  if (reduces || r < 2 || shape[r - 1] >= 64) return;
+  if (keep_order || r < 2 || shape[r - 1] >= 64) return;
   int widest = r - 1;
   for (int d = 0; d < r; ++d) {
     if (shape[d] > shape[widest]) widest = d;

@@ -36,10 +36,11 @@ struct LoopReduction {
 
 // Sets the outputs' strides and picks the loop's innermost dimension: an
 // element-wise loop whose last dimension is tiny runs along its largest one
-// instead (X - means[:, None] over (2, n, 2) runs along n). Kernels are
-// compiled for the loop as ordered here.
+// instead (X - means[:, None] over (2, n, 2) runs along n), unless
+// `keep_order` (a loop that reduces over its last dimensions, or computes
+// from indices along it). Kernels are compiled for the loop as ordered here.
 void order_loop(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs,
-                bool reduces);
+                bool keep_order);
 
 // Whether input `i` does not move along the innermost loop dimension.
 std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs);

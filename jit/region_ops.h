@@ -18,6 +18,8 @@ enum class OpKind : std::uint8_t {
   kReduce,    // reduction over the axes in the node's axis mask
   kNorm,      // 2-norm over the axis mask: sqrt(sum(x * x))
   kView,      // a view of the operand (reshape, transpose, slicing...), made by NumPy
+  kIndex,     // from each element's index i along the node's one axis (arange: NumPy's
+              // fill, in0 at i = 0, in1 at i = 1, in0 + i * in2 beyond)
 };
 
 #define NPY_REGION_OPS(X)           \
@@ -94,7 +96,8 @@ enum class OpKind : std::uint8_t {
   X(any, kReduce, 1)                \
   X(all, kReduce, 1)                \
   X(norm, kNorm, 1)                 \
-  X(view, kView, 1)
+  X(view, kView, 1)                 \
+  X(arange, kIndex, 3)
 
 enum class Op : std::uint8_t {
 #define NPY_REGION_OP_ENUM(name, kind, arity) name,

@@ -532,7 +532,10 @@ class Runner {
       return -1;
     }
     jit::Shape loop_shape = group.shape;
-    jit::order_loop(loop_shape, inputs, outputs, !reductions.empty());
+    const bool from_indices = std::any_of(group.members.begin(), group.members.end(), [&](int m) {
+      return jit::op_info(nodes_[m].op).kind == jit::OpKind::kIndex;
+    });
+    jit::order_loop(loop_shape, inputs, outputs, !reductions.empty() || from_indices);
     const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs));
     const int flags = kernel ? jit::run_kernel(*kernel, loop_shape, group.reduced_dims, inputs, outputs, reductions)
                              : -1;

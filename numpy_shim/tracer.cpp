@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -757,6 +758,139 @@ PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, 
   return new_lazy(trace, index);
 }
 
+// A 0-d array of `dtype` holding `value` (converted in C, as NumPy's
+// setitem converts a Python number).
+PyObject* zero_d_of(DType dtype, double value_f, std::int64_t value_i) {
+  PyObject* a = PyArray_SimpleNew(0, nullptr, typenum_of(dtype));
+  if (!a) return nullptr;
+  void* data = PyArray_DATA(reinterpret_cast<PyArrayObject*>(a));
+  switch (dtype) {
+    case DType::kFloat64: std::memcpy(data, &value_f, 8); break;
+    case DType::kFloat32: {
+      const auto f = static_cast<float>(value_f);
+      std::memcpy(data, &f, 4);
+      break;
+    }
+    case DType::kInt32: {
+      const auto i = static_cast<std::int32_t>(value_i);
+      std::memcpy(data, &i, 4);
+      break;
+    }
+    default: std::memcpy(data, &value_i, 8); break;
+  }
+  return a;
+}
+
+// np.arange with Python int or float bounds, as NumPy's PyArray_ArangeObj
+// makes it: the length is ceil((stop - start) / step) of the Python
+// numbers; element 0 is start and element 1 start + step (added as Python
+// numbers), both converted to the dtype; the dtype's fill gives element i
+// as start + i * (element 1 - element 0), in the dtype's arithmetic. An
+// arange node computes that from element indices. Other dtypes, NumPy
+// scalars and numbers that do not convert exactly stay with NumPy.
+PyObject* record_arange(PyObject* callable, const CallArgs& call, const Location& where) {
+  const std::size_t npos = call.positional.size();
+  if (npos < 1 || npos > 3 || !call.only_keywords({"dtype"})) return nullptr;
+  bool any_float = false;
+  for (PyObject* a : call.positional) {
+    if (!PyLong_CheckExact(a) && !PyFloat_CheckExact(a)) return nullptr;
+    any_float = any_float || PyFloat_CheckExact(a);
+  }
+  if (running_trace() || !state_allows_tracing()) return nullptr;
+  PyObject* zero = PyLong_FromLong(0);
+  PyObject* one = PyLong_FromLong(1);
+  PyObject* start = npos == 1 ? zero : call.positional[0];
+  PyObject* stop = npos == 1 ? call.positional[0] : call.positional[1];
+  PyObject* step = npos == 3 ? call.positional[2] : one;
+  // The dtype: named, or NumPy's for the numbers (NPY_DEFAULT_FLOAT included).
+  DType dtype = any_float ? (default_float32() ? DType::kFloat32 : DType::kFloat64) : DType::kInt64;
+  bool default_float = any_float && default_float32();
+  PyObject* named = call.keyword("dtype");
+  bool ok = true;
+  if (named && named != Py_None) {
+    default_float = false;
+    PyArray_Descr* descr = nullptr;
+    if (!PyArray_DescrConverter2(named, &descr) || !descr) {
+      ok = false;
+    } else {
+      const auto d = dtype_of_typenum(descr->type_num);
+      Py_DECREF(descr);
+      ok = d.has_value();
+      if (ok) dtype = *d;
+    }
+  }
+  const bool integer = dtype == DType::kInt64 || dtype == DType::kInt32;
+  ok = ok && (dtype == DType::kFloat64 || dtype == DType::kFloat32 || integer) && !(integer && any_float);
+  double length_f = 0, start_f = 0, second_f = 0;
+  std::int64_t start_i = 0, second_i = 0;
+  if (ok) {
+    PyObject* range = PyNumber_Subtract(stop, start);
+    PyObject* quotient = range ? PyNumber_TrueDivide(range, step) : nullptr;
+    PyObject* second = PyNumber_Add(start, step);
+    length_f = quotient ? PyFloat_AsDouble(quotient) : -1;
+    if (second && integer) {
+      int overflow = 0;
+      start_i = PyLong_AsLongLongAndOverflow(start, &overflow);
+      ok = !overflow;
+      second_i = PyLong_AsLongLongAndOverflow(second, &overflow);
+      ok = ok && !overflow;
+      const std::int64_t limit = dtype == DType::kInt32 ? INT32_MAX : INT64_MAX;
+      ok = ok && start_i <= limit && start_i >= -limit - 1 && second_i <= limit && second_i >= -limit - 1;
+    } else if (second) {
+      start_f = PyFloat_AsDouble(start);
+      second_f = PyFloat_AsDouble(second);
+    }
+    ok = ok && second && quotient && !PyErr_Occurred();
+    Py_XDECREF(range);
+    Py_XDECREF(quotient);
+    Py_XDECREF(second);
+  }
+  Py_DECREF(zero);
+  Py_DECREF(one);
+  PyErr_Clear();
+  // NaN, infinite or huge lengths: NumPy's errors.
+  if (!ok || !(std::ceil(length_f) >= kMinTracedElements) || std::ceil(length_f) > 1e15) return nullptr;
+  if (dtype == DType::kFloat32 && (std::fabs(start_f) > 3.4e38 || std::fabs(second_f) > 3.4e38)) return nullptr;
+  const auto length = static_cast<std::int64_t>(std::ceil(length_f));
+  // The fill's step, in the dtype's arithmetic.
+  double delta_f = second_f - start_f;
+  if (dtype == DType::kFloat32) delta_f = static_cast<float>(second_f) - static_cast<float>(start_f);
+  const std::int64_t delta_i = static_cast<std::int64_t>(static_cast<std::uint64_t>(second_i) -
+                                                         static_cast<std::uint64_t>(start_i));
+  PyObject* values[3] = {zero_d_of(dtype, start_f, start_i), zero_d_of(dtype, second_f, second_i),
+                         zero_d_of(dtype, delta_f, delta_i)};
+  if (!values[0] || !values[1] || !values[2]) {
+    for (PyObject* v : values) Py_XDECREF(v);
+    PyErr_Clear();
+    return nullptr;
+  }
+  std::shared_ptr<Trace> trace = open_trace();
+  jit::Node node;
+  node.op = Op::arange;
+  node.dtype = node.compute = dtype;
+  node.shape = {length};
+  for (int k = 0; k < 3; ++k) {
+    Operand v;
+    classify(values[k], v);
+    node.inputs[k] = input_node(*trace, v);
+    Py_DECREF(values[k]);  // the trace holds it
+  }
+  EagerForm eager;
+  eager.kind = EagerForm::Kind::kCall;
+  eager.callable = Py_NewRef(callable);
+  for (PyObject* a : call.positional) {
+    eager.arg_nodes.push_back(-1);
+    eager.constants.push_back(Py_NewRef(a));
+  }
+  if (!call.keywords.empty() || default_float) {
+    eager.kwargs = PyDict_New();
+    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(eager.kwargs, k.c_str(), v);
+    if (default_float) PyDict_SetItemString(eager.kwargs, "dtype", numpy_attr("float32"));
+  }
+  const int index = add_node(*trace, std::move(node), std::move(eager), where);
+  return new_lazy(trace, index);
+}
+
 // np.clip(a, lo, hi) and a.clip(lo, hi), as NumPy's _clip computes them:
 // a Python int bound beyond an integer array's range, or None, is no bound,
 // leaving um.clip, um.minimum, um.maximum or um.positive. The eager form is
@@ -1280,7 +1414,7 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
   // to NumPy without looking the callable up.
   bool any = false;
   for (Py_ssize_t i = 0; i < nargs && !any; ++i) any = may_trace(args[i]);
-  if (!any && !creates_from_shape(callable)) return nullptr;
+  if (!any && !creates_without_arrays(callable)) return nullptr;
   const VocabularyEntry entry = lookup_callable(callable);
   if (entry.form == CallForm::kNone) return nullptr;
   CallArgs call;
@@ -1342,6 +1476,8 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
     case CallForm::kCreate:
     case CallForm::kCreateLike:
       return record_creation(entry.form == CallForm::kCreateLike, callable, args, nargs, kwnames, call, where);
+    case CallForm::kArange:
+      return record_arange(callable, call, where);
     case CallForm::kNone: break;
   }
   return nullptr;

@@ -16,7 +16,7 @@ struct Tables {
   std::unordered_map<std::string, PyObject*> methods;  // name -> ndarray method descriptor
   PyObject* ufuncs[256] = {};
   PyObject* ufunc_type = nullptr;
-  PyObject* shape_creations[3] = {};  // np.zeros, ones, full
+  PyObject* creations[4] = {};  // np.zeros, ones, full, arange
 };
 
 // Reductions and their NumPy function names; the methods have the op's name.
@@ -89,10 +89,13 @@ Tables build_tables() {
   const char* const creations[] = {"zeros", "ones", "full"};
   for (int i = 0; i < 3; ++i) {
     add_function(np, creations[i], CallForm::kCreate, jit::Op::full);
-    t.shape_creations[i] = PyObject_GetAttrString(np, creations[i]);  // kept for the process
+    t.creations[i] = PyObject_GetAttrString(np, creations[i]);  // kept for the process
     PyErr_Clear();
     add_function(np, (std::string(creations[i]) + "_like").c_str(), CallForm::kCreateLike, jit::Op::full);
   }
+  add_function(np, "arange", CallForm::kArange, jit::Op::arange);
+  t.creations[3] = PyObject_GetAttrString(np, "arange");  // kept for the process
+  PyErr_Clear();
   for (const auto& [name, form] : {std::pair{"var", CallForm::kVar}, std::pair{"std", CallForm::kStd}}) {
     add_function(np, name, form, jit::Op::sqrt);
     PyObject* m = ndarray ? PyObject_GetAttrString(ndarray, name) : nullptr;
@@ -160,9 +163,9 @@ VocabularyEntry lookup_callable(PyObject* callable) {
   return found == t.callables.end() ? VocabularyEntry{} : found->second;
 }
 
-bool creates_from_shape(PyObject* callable) {
+bool creates_without_arrays(PyObject* callable) {
   const Tables& t = tables();
-  for (PyObject* f : t.shape_creations) {
+  for (PyObject* f : t.creations) {
     if (f == callable) return true;
   }
   return false;

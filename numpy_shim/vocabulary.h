@@ -23,6 +23,7 @@ enum class CallForm : unsigned char {
   kStd,        // np.std and a.std, likewise
   kCreate,     // np.zeros / ones (shape, dtype=None, order='C'), np.full (shape, fill_value, ...)
   kCreateLike, // np.zeros_like / ones_like (a, dtype=None, ...), np.full_like (a, fill_value, ...)
+  kArange,     // np.arange([start,] stop[, step], dtype=None)
 };
 
 // The calls that give views, as functions (np.reshape(a, ...)) or methods.
@@ -38,9 +39,9 @@ struct VocabularyEntry {
 // What `callable` is to the tracer. NumPy must be loaded.
 VocabularyEntry lookup_callable(PyObject* callable);
 
-// Whether `callable` is one of the kCreate functions, which take no array
-// (a few comparisons: asked of calls that have no array argument).
-bool creates_from_shape(PyObject* callable);
+// Whether `callable` is one of the kCreate or kArange functions, which take
+// no array (a few comparisons: asked of calls that have no array argument).
+bool creates_without_arrays(PyObject* callable);
 
 // Whether `callable` belongs to NumPy (a ufunc, an ndarray method, or a
 // function of a numpy module): calls to those that are not traced count as

@@ -36,6 +36,17 @@ int lane_bits(DType t) {
 
 bool is_int(DType t) { return is_signed_int(t) || is_unsigned(t); }
 
+// Lane numbers, added to a row's first index.
+const std::int64_t kLaneNumbers64[4] = {0, 1, 2, 3};
+const std::int32_t kLaneNumbers32[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+
+bool uses_index(const Region& region, const Group& group) {
+  for (int m : group.members) {
+    if (op_info(region.nodes[m].op).kind == OpKind::kIndex) return true;
+  }
+  return false;
+}
+
 bool is_arg_reduction(const Node& node) { return node.op == Op::argmin || node.op == Op::argmax; }
 
 // The lanes min and max reductions compare `compute` values in: its own, or
@@ -134,7 +145,7 @@ class KernelBuilder {
 
   bool build() {
     FuncNode* fn = cc_.addFunc(FuncSignatureT<void, void* const*, std::int64_t, void*, const void*, std::int64_t,
-                                              const std::int64_t*>());
+                                              const std::int64_t*, std::int64_t>());
     fn->frame().setAvxEnabled();  // spills and moves of ymm registers in VEX form, all 256 bits
     x86::Gp slots = cc_.newIntPtr("slots");
     vectors_ = cc_.newInt64("vectors");
@@ -142,12 +153,14 @@ class KernelBuilder {
     x86::Gp mask = cc_.newIntPtr("mask");
     x86::Gp rows = cc_.newInt64("rows");
     x86::Gp row_steps = cc_.newIntPtr("row_steps");
+    x86::Gp first_index = cc_.newInt64("first_index");
     fn->setArg(0, slots);
     fn->setArg(1, vectors_);
     fn->setArg(2, acc);
     fn->setArg(3, mask);
     fn->setArg(4, rows);
     fn->setArg(5, row_steps);
+    fn->setArg(6, first_index);
     for (int r : group_.reductions) {
       if (sums_in_numpy_order(region_.nodes[r])) ordered_.push_back(r);
     }
@@ -185,6 +198,21 @@ class KernelBuilder {
         fixed_[group_.inputs[i]] = v;
       }
     }
+    if (uses_index(region_, group_)) {
+      // Lane k of a row's first vector is element first_index + k.
+      index_ = cc_.newYmm("index");
+      x86::Ymm lane = cc_.newYmm();
+      cc_.vmovq(index_.xmm(), first_index);
+      if (wide()) {
+        cc_.vpbroadcastq(index_, index_.xmm());
+        cc_.vmovdqu(lane, cc_.newConst(ConstPoolScope::kLocal, kLaneNumbers64, sizeof kLaneNumbers64));
+        cc_.vpaddq(index_, index_, lane);
+      } else {
+        cc_.vpbroadcastd(index_, index_.xmm());
+        cc_.vmovdqu(lane, cc_.newConst(ConstPoolScope::kLocal, kLaneNumbers32, sizeof kLaneNumbers32));
+        cc_.vpaddd(index_, index_, lane);
+      }
+    }
     before_loop_ = cc_.cursor();
     cc_.mov(left, vectors_);
     cc_.test(left, left);
@@ -194,6 +222,10 @@ class KernelBuilder {
     if (!emit_members()) return false;
     for (std::size_t o = 0; o < nout; ++o) {
       if (!store_output(o)) return false;
+    }
+    if (index_.isValid()) {
+      const x86::Ymm step = broadcast_int(lanes_);
+      wide() ? cc_.vpaddq(index_, index_, step) : cc_.vpaddd(index_, index_, step);
     }
     for (std::size_t i = 0; i < nslots; ++i) {
       if (i < nin && broadcast_[i]) continue;
@@ -593,6 +625,7 @@ class KernelBuilder {
     const Node& node = region_.nodes[index];
     const OpKind kind = op_info(node.op).kind;
     if (kind == OpKind::kReduce) return emit_reduction(index);
+    if (kind == OpKind::kIndex) return emit_arange(index);
     const DType c = node.compute;
     Value a, b, cond, c3;
     const int arity = op_info(node.op).arity;
@@ -894,6 +927,69 @@ class KernelBuilder {
     return true;
   }
 
+  // NumPy's fill: in0 at index 0, in1 at index 1, in0 + index * in2
+  // beyond, in the node's type (integers wrap; no blend is needed there).
+  bool emit_arange(int index) {
+    const Node& node = region_.nodes[index];
+    const DType t = node.dtype;
+    Value start, second, delta;
+    if (!index_.isValid() || !operand(node.inputs[0], t, start) || !operand(node.inputs[1], t, second) ||
+        !operand(node.inputs[2], t, delta)) {
+      return false;
+    }
+    x86::Ymm r = cc_.newYmm();
+    if (is_int(t)) {
+      if (wide()) {
+        cc_.vmovdqa(r, multiply64(index_, delta.reg));
+        cc_.vpaddq(r, r, start.reg);
+      } else {
+        cc_.vpmulld(r, index_, delta.reg);
+        cc_.vpaddd(r, r, start.reg);
+      }
+      values_[index] = {r, Repr::kInt, t};
+      return true;
+    }
+    x86::Ymm i = cc_.newYmm();
+    x86::Ymm first = cc_.newYmm();
+    x86::Ymm at_one = cc_.newYmm();
+    if (wide()) {
+      // Indices below 2**52 as doubles: their bits under 2**52's exponent, less 2**52.
+      const x86::Ymm magic = broadcast_constant(4503599627370496.0, DType::kFloat64);
+      cc_.vpor(i, index_, magic);
+      cc_.vsubpd(i, i, magic);
+      cc_.vmulpd(r, i, delta.reg);
+      cc_.vaddpd(r, r, start.reg);
+      cc_.vpcmpeqq(first, index_, zero());
+      cc_.vpcmpeqq(at_one, index_, broadcast_int(1));
+      cc_.vblendvpd(r, r, start.reg, first);
+      cc_.vblendvpd(r, r, second.reg, at_one);
+    } else {
+      cc_.vcvtdq2ps(i, index_);
+      cc_.vmulps(r, i, delta.reg);
+      cc_.vaddps(r, r, start.reg);
+      cc_.vpcmpeqd(first, index_, zero());
+      cc_.vpcmpeqd(at_one, index_, broadcast_int(1));
+      cc_.vblendvps(r, r, start.reg, first);
+      cc_.vblendvps(r, r, second.reg, at_one);
+    }
+    values_[index] = {r, Repr::kFloat, t};
+    return true;
+  }
+
+  // Lane-wise a * b mod 2**64, from 32-bit halves (AVX2 has no vpmullq).
+  x86::Ymm multiply64(const x86::Ymm& a, const x86::Ymm& b) {
+    x86::Ymm low = cc_.newYmm(), cross = cc_.newYmm(), t = cc_.newYmm();
+    cc_.vpmuludq(low, a, b);   // a.lo * b.lo
+    cc_.vpsrlq(t, a, 32);
+    cc_.vpmuludq(cross, t, b);  // a.hi * b.lo
+    cc_.vpsrlq(t, b, 32);
+    cc_.vpmuludq(t, a, t);      // a.lo * b.hi
+    cc_.vpaddq(cross, cross, t);
+    cc_.vpsllq(cross, cross, 32);
+    cc_.vpaddq(low, low, cross);
+    return low;
+  }
+
   x86::Compiler& cc_;
   const Region& region_;
   const Group& group_;
@@ -904,6 +1000,7 @@ class KernelBuilder {
   std::vector<x86::Gp> pointers_;
   std::vector<x86::Ymm> accumulators_;
   x86::Ymm zero_, ones_, lane_mask_;  // made before the loop on first use (not the mask)
+  x86::Ymm index_;  // element indices of the current vector (uses_index groups)
   bool have_zero_ = false, have_ones_ = false;
   std::map<int, Value> fixed_;   // inputs loaded before the loop
   std::map<int, Value> values_;  // per iteration
@@ -1418,6 +1515,15 @@ class X86Backend : public Backend {
         }
         break;
       }
+      case OpKind::kIndex: {
+        const DType t = node.dtype;
+        if (t != DType::kFloat64 && t != DType::kFloat32 && t != DType::kInt64 && t != DType::kInt32) return -1;
+        if (!want(lane_bits(t))) return -1;
+        for (int a = 0; a < info.arity; ++a) {
+          if (region.nodes[node.inputs[a]].dtype != t || !operand_ok(node.inputs[a], t)) return -1;
+        }
+        break;
+      }
       default: return -1;
     }
     return cls == 0 ? 64 : cls;
@@ -1433,6 +1539,7 @@ class X86Backend : public Backend {
     if (!made) return nullptr;
     kernel->lanes = 256 / bits;
     kernel->lane_bytes = bits / 8;
+    kernel->uses_index = uses_index(region, group);
     return kernel;
   }
 
