@@ -1086,6 +1086,115 @@ PyObject* record_vector_norm(double ord, PyObject* callable, const CallArgs& cal
   return new_lazy(trace, last);
 }
 
+// np.linspace(start, stop, num) of Python numbers, as NumPy's linspace
+// computes it in float64: i * step + start for i of arange(0, num), step
+// (stop - start) / div, the last element stop when the end point is in;
+// then astype for float32 (named, or NPY_DEFAULT_FLOAT). Each step is a
+// region op; through NumPy, the last one makes the program's call. A zero
+// step (NumPy's denormal path), integer dtypes, retstep and axis stay with
+// NumPy.
+PyObject* record_linspace(PyObject* callable, const CallArgs& call, const Location& where) {
+  const std::size_t npos = call.positional.size();
+  if (npos < 2 || npos > 3 || !call.only_keywords({"num", "endpoint", "dtype"})) return nullptr;
+  for (std::size_t i = 0; i < 2; ++i) {
+    PyObject* a = call.positional[i];
+    if (!PyFloat_CheckExact(a) && !PyLong_CheckExact(a)) return nullptr;
+  }
+  PyObject* num_obj = npos == 3 ? call.positional[2] : call.keyword("num");
+  if (!num_obj || !PyLong_CheckExact(num_obj)) return nullptr;
+  const long long num = PyLong_AsLongLong(num_obj);
+  PyObject* endpoint_obj = call.keyword("endpoint");
+  if (endpoint_obj && !PyBool_Check(endpoint_obj)) return nullptr;
+  const bool endpoint = endpoint_obj != Py_False;
+  bool to_float32 = default_float32();
+  if (PyObject* named = call.keyword("dtype"); named && named != Py_None) {
+    PyArray_Descr* descr = nullptr;
+    if (!PyArray_DescrConverter2(named, &descr) || !descr) {
+      PyErr_Clear();
+      return nullptr;
+    }
+    const int type_num = descr->type_num;
+    Py_DECREF(descr);
+    if (type_num != NPY_FLOAT64 && type_num != NPY_FLOAT32) return nullptr;
+    to_float32 = type_num == NPY_FLOAT32;
+  }
+  const double start = PyFloat_AsDouble(call.positional[0]);
+  const double stop = PyFloat_AsDouble(call.positional[1]);
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  // Python ints NumPy holds exactly in float64 (beyond int64 it goes another way).
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (PyLong_CheckExact(call.positional[i]) && std::fabs(i ? stop : start) > 9007199254740992.0) return nullptr;
+  }
+  if (num < kMinTracedElements || num > (std::int64_t{1} << 40)) return nullptr;
+  if (running_trace() || !state_allows_tracing()) return nullptr;
+  const double step = (stop - start) / static_cast<double>(endpoint ? num - 1 : num);
+  if (step == 0 || !std::isfinite(step)) return nullptr;
+  std::shared_ptr<Trace> trace = open_trace();
+  if (trace->region.nodes.size() + 10 > kMaxRegionNodes) {
+    if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
+    return nullptr;
+  }
+  const Shape shape{num};
+  // arange(0, num) in float64: the index itself.
+  jit::Node iota;
+  iota.op = Op::arange;
+  iota.dtype = iota.compute = DType::kFloat64;
+  iota.shape = shape;
+  iota.inputs[0] = constant_node(*trace, 0.0);
+  iota.inputs[1] = constant_node(*trace, 1.0);
+  iota.inputs[2] = constant_node(*trace, 1.0);
+  EagerForm part;
+  part.kind = EagerForm::Kind::kPartOfCall;
+  const int index = add_node(*trace, std::move(iota), std::move(part), where);
+  const int scaled = add_part(*trace, Op::multiply, DType::kFloat64, shape, index, constant_node(*trace, step), 0,
+                              false, where);
+  int last = add_part(*trace, Op::add, DType::kFloat64, shape, scaled, constant_node(*trace, start), 0, false, where);
+  if (endpoint) {
+    const int is_last = add_part(*trace, Op::equal, DType::kBool, shape, index,
+                                 constant_node(*trace, static_cast<double>(num - 1)), 0, false, where);
+    trace->region.nodes[is_last].compute = DType::kFloat64;
+    jit::Node pick;
+    pick.op = Op::where;
+    pick.dtype = pick.compute = DType::kFloat64;
+    pick.shape = shape;
+    pick.inputs[0] = is_last;
+    pick.inputs[1] = constant_node(*trace, stop);
+    pick.inputs[2] = last;
+    EagerForm pick_part;
+    pick_part.kind = EagerForm::Kind::kPartOfCall;
+    last = add_node(*trace, std::move(pick), std::move(pick_part), where);
+  }
+  if (to_float32) {
+    jit::Node cast;
+    cast.op = Op::astype;
+    cast.dtype = DType::kFloat32;
+    cast.compute = DType::kFloat64;
+    cast.shape = shape;
+    cast.inputs[0] = last;
+    EagerForm cast_part;
+    cast_part.kind = EagerForm::Kind::kPartOfCall;
+    last = add_node(*trace, std::move(cast), std::move(cast_part), where);
+  }
+  EagerForm form;
+  form.kind = EagerForm::Kind::kCall;
+  form.callable = Py_NewRef(callable);
+  for (PyObject* a : call.positional) {
+    form.arg_nodes.push_back(-1);
+    form.constants.push_back(Py_NewRef(a));
+  }
+  const bool add_dtype = to_float32 && !call.keyword("dtype");
+  if (!call.keywords.empty() || add_dtype) {
+    form.kwargs = PyDict_New();
+    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(form.kwargs, k.c_str(), v);
+    if (add_dtype) PyDict_SetItemString(form.kwargs, "dtype", numpy_attr("float32"));
+  }
+  trace->eager[last] = std::move(form);
+  return new_lazy(trace, last);
+}
+
 // ---- views ----
 
 // A shape argument: an int, or a tuple or list of ints.
@@ -1478,6 +1587,8 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
       return record_creation(entry.form == CallForm::kCreateLike, callable, args, nargs, kwnames, call, where);
     case CallForm::kArange:
       return record_arange(callable, call, where);
+    case CallForm::kLinspace:
+      return record_linspace(callable, call, where);
     case CallForm::kNone: break;
   }
   return nullptr;

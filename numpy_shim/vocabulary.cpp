@@ -16,7 +16,7 @@ struct Tables {
   std::unordered_map<std::string, PyObject*> methods;  // name -> ndarray method descriptor
   PyObject* ufuncs[256] = {};
   PyObject* ufunc_type = nullptr;
-  PyObject* creations[4] = {};  // np.zeros, ones, full, arange
+  PyObject* creations[5] = {};  // np.zeros, ones, full, arange, linspace
 };
 
 // Reductions and their NumPy function names; the methods have the op's name.
@@ -94,7 +94,9 @@ Tables build_tables() {
     add_function(np, (std::string(creations[i]) + "_like").c_str(), CallForm::kCreateLike, jit::Op::full);
   }
   add_function(np, "arange", CallForm::kArange, jit::Op::arange);
+  add_function(np, "linspace", CallForm::kLinspace, jit::Op::arange);
   t.creations[3] = PyObject_GetAttrString(np, "arange");  // kept for the process
+  t.creations[4] = PyObject_GetAttrString(np, "linspace");
   PyErr_Clear();
   for (const auto& [name, form] : {std::pair{"var", CallForm::kVar}, std::pair{"std", CallForm::kStd}}) {
     add_function(np, name, form, jit::Op::sqrt);

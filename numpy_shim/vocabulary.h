@@ -24,6 +24,7 @@ enum class CallForm : unsigned char {
   kCreate,     // np.zeros / ones (shape, dtype=None, order='C'), np.full (shape, fill_value, ...)
   kCreateLike, // np.zeros_like / ones_like (a, dtype=None, ...), np.full_like (a, fill_value, ...)
   kArange,     // np.arange([start,] stop[, step], dtype=None)
+  kLinspace,   // np.linspace(start, stop, num=50, endpoint=True, dtype=None)
 };
 
 // The calls that give views, as functions (np.reshape(a, ...)) or methods.
