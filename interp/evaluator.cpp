@@ -518,6 +518,18 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(STORE_SUBSCR) {
+        if (numpy_shim::g_live_lazies) {
+          const int traced = numpy_shim::trace_store_subscript(SECOND(), TOP(), THIRD(), LOCATION());
+          if (traced < 0) goto error;
+          if (traced) {
+            Py_DECREF(POP());
+            Py_DECREF(POP());
+            Py_DECREF(POP());
+            SKIP_CACHES();
+            DISPATCH();
+          }
+          MATERIALIZE_FRAMES(k_store, "STORE_SUBSCR");
+        }
         PyObject* sub = TOP();
         PyObject* container = SECOND();
         PyObject* value = THIRD();

@@ -131,6 +131,15 @@ PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
       return PyObject_RichCompare(args[0], args[1], form.operator_code);
     case EagerForm::Kind::kSubscript:
       return PyObject_GetItem(args[0], args[1]);
+    case EagerForm::Kind::kSetItem: {
+      PyObject* target = PyArray_NewCopy(reinterpret_cast<PyArrayObject*>(args[0]), NPY_KEEPORDER);
+      if (!target) return nullptr;
+      if (PyObject_SetItem(target, args[1], args[2]) < 0) {
+        Py_DECREF(target);
+        return nullptr;
+      }
+      return target;
+    }
     case EagerForm::Kind::kPartOfCall:
       PyErr_SetString(PyExc_SystemError, "npython: a step of a NumPy function computed on its own");
       return nullptr;

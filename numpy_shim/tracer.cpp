@@ -1397,6 +1397,58 @@ bool shares_with_views(const Trace& trace, int node) {
 
 }  // namespace
 
+int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where) {
+  if (!is_lazy(container)) return 0;
+  Trace* pending = trace_of(container);
+  if (pending->done || pending != pending_trace() || running_trace()) return 0;
+  const int target = node_of(container);
+  const jit::Node& x = pending->region.nodes[target];
+  if (x.shape.empty() || shares_with_views(*pending, target)) return 0;
+  Operand mask;
+  if (!classify(key, mask) || mask.weak != Weak::kNone || mask.numpy_scalar || mask.dtype != DType::kBool ||
+      mask.shape != x.shape) {
+    return 0;
+  }
+  // Conversions NumPy's two paths for this (setitem, and a cast of the
+  // value's array) agree on and never warn about: bools; ints into range;
+  // floats into float types, within float32's range there.
+  const bool integer_target = jit::is_signed_int(x.dtype) || jit::is_unsigned(x.dtype) || x.dtype == DType::kBool;
+  if (PyFloat_CheckExact(value)) {
+    const double v = PyFloat_AS_DOUBLE(value);
+    if (integer_target || (x.dtype == DType::kFloat32 && std::isfinite(v) && std::fabs(v) > 3.4028234663852886e38)) {
+      return 0;
+    }
+  } else if (!PyBool_Check(value) && !(PyLong_CheckExact(value) && x.dtype != DType::kBool)) {
+    return 0;
+  }
+  PyObject* converted = PyArray_SimpleNew(0, nullptr, typenum_of(x.dtype));
+  if (!converted) return -1;
+  auto* array = reinterpret_cast<PyArrayObject*>(converted);
+  if (PyArray_SETITEM(array, static_cast<char*>(PyArray_DATA(array)), value) < 0) {
+    PyErr_Clear();  // out of range: the program's own store raises it
+    Py_DECREF(converted);
+    return 0;
+  }
+  std::shared_ptr<Trace> trace = open_trace();
+  Operand fill;
+  classify(converted, fill);
+  jit::Node node;
+  node.op = Op::where;
+  node.dtype = node.compute = x.dtype;
+  node.shape = x.shape;
+  node.inputs[0] = input_node(*trace, mask);
+  node.inputs[1] = input_node(*trace, fill);
+  node.inputs[2] = target;
+  Py_DECREF(converted);  // the trace holds it
+  EagerForm form;
+  form.kind = EagerForm::Kind::kSetItem;
+  form.arg_nodes = {target, node.inputs[0], node.inputs[1]};
+  form.constants = {nullptr, nullptr, nullptr};
+  const int index = add_node(*trace, std::move(node), std::move(form), where);
+  retarget_lazy(container, index);
+  return 1;
+}
+
 PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& where) {
   Operand x;
   if (!viewable(container, x)) return nullptr;

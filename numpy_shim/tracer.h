@@ -52,6 +52,13 @@ PyObject* lazy_attribute(PyObject* lazy, PyObject* name, const Location& where);
 // `container[key]` for a lazy container and a basic index (ints, slices,
 // None, Ellipsis): a view recorded into the region.
 PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& where);
+// `container[key] = value` for a lazy container and a boolean mask of its
+// shape and a Python number NumPy converts exactly: recorded as
+// where(mask, value, container), which the container's lazy value then
+// names. 1 when recorded, 0 when not (the evaluator stores it itself), -1
+// with an exception.
+int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where);
+
 // The unbound ndarray method `lazy.name` calls when the tracer traces it
 // (borrowed), else nullptr.
 PyObject* lazy_method(PyObject* lazy, PyObject* name);
