@@ -5,6 +5,7 @@
 #include <opcode.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "interp/bytecode_helpers.h"
 #include "interp/exception_groups.h"
@@ -24,15 +25,23 @@
 namespace npy::interp {
 namespace {
 
+std::uint64_t dict_tag(PyObject* dict) { return reinterpret_cast<PyDictObject*>(dict)->ma_version_tag; }
+
 // Loads a global or builtin by name: a new reference, or NULL with an
-// exception set.
-PyObject* load_global(PyObject* globals, PyObject* builtins, PyObject* name) {
+// exception set. Fills `cache` (may be null) when the lookup ran no Python
+// code (both dicts have str keys only): while neither dict changes, looking
+// the name up again would find the same value.
+[[gnu::noinline]] PyObject* load_global(PyObject* globals, PyObject* builtins, PyObject* name,
+                                        GlobalCacheEntry* cache) {
   if (PyDict_CheckExact(globals) && PyDict_CheckExact(builtins)) {
     PyObject* value = PyDict_GetItemWithError(globals, name);
     if (!value && !PyErr_Occurred()) value = PyDict_GetItemWithError(builtins, name);
     if (!value) {
       if (!PyErr_Occurred()) raise_name_error(PyExc_NameError, kNameErrorFormat, name);
       return nullptr;
+    }
+    if (cache && PyUnicode_CheckExact(name) && npy_dict_has_str_keys(globals) && npy_dict_has_str_keys(builtins)) {
+      *cache = {dict_tag(globals), dict_tag(builtins), value};
     }
     Py_INCREF(value);
     return value;
@@ -123,6 +132,26 @@ bool cache_holds_for(const AttrCacheEntry* cache, PyTypeObject* type) {
   return cache->type == type && cache->version == type->tp_version_tag && cache->version != 0;
 }
 
+// module.name of a module of the module type itself, read from `cache`
+// while the module's dict is unchanged. The cache is filled when the value
+// is the one the dict holds (not one from the module's __getattr__): what
+// the module type, which cannot change, and an unchanged dict give stays
+// the same; looking a name up in a dict of str keys runs no Python code.
+PyObject* load_module_attr(PyObject* module, PyObject* name, AttrCacheEntry* cache) {
+  PyObject* dict = PyModule_GetDict(module);
+  if (cache->type == &PyModule_Type && cache->dict_tag == dict_tag(dict)) return Py_NewRef(cache->value);
+  PyObject* res = PyObject_GetAttr(module, name);
+  if (res && PyUnicode_CheckExact(name) && PyDict_CheckExact(dict) && npy_dict_has_str_keys(dict) &&
+      PyDict_GetItemWithError(dict, name) == res) {
+    *cache = {};
+    cache->type = &PyModule_Type;
+    cache->index = -1;
+    cache->dict_tag = dict_tag(dict);
+    cache->value = res;
+  }
+  return res;
+}
+
 // owner.name; an instance attribute held in the instance's inline values is
 // read through `cache` when it holds for the owner's type. The first access
 // with a type fills `cache`, with index -1 when the attribute is not one, so
@@ -131,6 +160,7 @@ bool cache_holds_for(const AttrCacheEntry* cache, PyTypeObject* type) {
 // register allocation does not pay for them.
 [[gnu::noinline]] PyObject* load_attr(PyObject* owner, PyObject* name, AttrCacheEntry* cache) {
   PyTypeObject* type = Py_TYPE(owner);
+  if (type == &PyModule_Type && cache) return load_module_attr(owner, name, cache);
   const bool holds = cache && cache_holds_for(cache, type);
   if (holds && cache->index >= 0) {
     if (PyObject* value = npy_instance_value(owner, cache->index)) return Py_NewRef(value);
@@ -217,6 +247,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   const uint8_t* const base_opcode = npy_base_opcodes();
   const uint8_t* const cache_units = npy_inline_cache_units();
   AttrCacheEntry* const attr_caches = code_info ? code_info->attr_caches.get() : nullptr;
+  // The frame's globals and builtins stay the same objects while it runs;
+  // their tags can be read only when they are dicts.
+  GlobalCacheEntry* const global_caches =
+      code_info && PyDict_CheckExact(f.globals) && PyDict_CheckExact(f.builtins) ? code_info->global_caches.get()
+                                                                                : nullptr;
   PyObject* kwnames = nullptr;  // set by KW_NAMES for the next CALL
   int opcode = 0;
   int oparg = 0;
@@ -656,8 +691,14 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(LOAD_GLOBAL) {
-        PyObject* value = load_global(f.globals, f.builtins, PyTuple_GET_ITEM(names_tuple, oparg >> 1));
-        if (!value) goto error;
+        GlobalCacheEntry* cache = global_caches ? &global_caches[oparg >> 1] : nullptr;
+        PyObject* value;
+        if (cache && cache->globals_tag == dict_tag(f.globals) && cache->builtins_tag == dict_tag(f.builtins)) {
+          value = Py_NewRef(cache->value);
+        } else {
+          value = load_global(f.globals, f.builtins, PyTuple_GET_ITEM(names_tuple, oparg >> 1), cache);
+          if (!value) goto error;
+        }
         if (oparg & 1) PUSH(nullptr);
         PUSH(value);
         SKIP_CACHES();
@@ -693,7 +734,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* value = mapping_lookup(f.locals, name);
         if (!value) {
           if (PyErr_Occurred()) goto error;
-          value = load_global(f.globals, f.builtins, name);
+          value = load_global(f.globals, f.builtins, name, nullptr);
           if (!value) goto error;
         }
         PUSH(value);

@@ -275,4 +275,8 @@ Py_ssize_t npy_shared_keys_entries(PyTypeObject *type) {
 
 int npy_has_inline_values(PyObject *obj) { return *_PyObject_ValuesPointer(obj) != NULL; }
 
+int npy_dict_has_str_keys(PyObject *dict) {
+  return DK_IS_UNICODE(((PyDictObject *)dict)->ma_keys);
+}
+
 PyObject *npy_original_import_func(PyThreadState *tstate) { return tstate->interp->import_func; }

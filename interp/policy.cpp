@@ -117,6 +117,8 @@ Decision decide(PyThreadState* tstate, npy_frame* frame, int throwflag) {
   info->handover = handover;
   if (handover == Handover::kNone) {
     info->attr_caches = std::make_unique<AttrCacheEntry[]>(static_cast<std::size_t>(Py_SIZE(code)));
+    info->global_caches =
+        std::make_unique<GlobalCacheEntry[]>(static_cast<std::size_t>(PyTuple_GET_SIZE(fields.code->co_names)));
   }
   if (_PyCode_SetExtra(code, g_code_extra_index, info.get()) < 0) {
     PyErr_Clear();
