@@ -9,6 +9,8 @@
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include "numpy_shim/array_size.h"
+
 namespace npy::numpy_shim {
 namespace {
 
@@ -38,13 +40,20 @@ InPlaceOp in_place_op(int op) {
 
 // An array only the evaluator's stack refers to, whose memory may be
 // overwritten without anyone seeing it.
-bool is_unshared_temporary(PyObject* obj, const char* kinds) {
+// An array only the evaluator's stack refers to, large enough for NumPy to
+// elide it: looked at first, since most operands are not.
+bool is_large_temporary(PyObject* obj) {
   if (Py_REFCNT(obj) != 1 || Py_TYPE(obj) != g_ndarray_type) return false;
   auto* array = reinterpret_cast<PyArrayObject*>(obj);
-  return std::strchr(kinds, PyArray_DESCR(array)->kind) &&
-         PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
-         PyArray_ISWRITEABLE(array) && !PyArray_CHKFLAGS(array, NPY_ARRAY_WRITEBACKIFCOPY) &&
-         PyArray_NBYTES(array) >= kMinElideBytes;
+  return element_count(array) * PyArray_ITEMSIZE(array) >= kMinElideBytes;
+}
+
+// A large temporary whose memory may be overwritten without anyone seeing it.
+bool is_unshared_temporary(PyObject* obj, const char* kinds) {
+  if (!is_large_temporary(obj)) return false;
+  auto* array = reinterpret_cast<PyArrayObject*>(obj);
+  return std::strchr(kinds, PyArray_DESCR(array)->kind) && PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
+         PyArray_ISWRITEABLE(array) && !PyArray_CHKFLAGS(array, NPY_ARRAY_WRITEBACKIFCOPY);
 }
 
 // Whether `target <op>= other` computes what `target <op> other` would, for
@@ -82,6 +91,7 @@ int same_result_in_place(PyObject* target, PyObject* other) {
 }  // namespace
 
 PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs) {
+  if (!is_large_temporary(lhs) && !is_large_temporary(rhs)) return nullptr;
   const InPlaceOp in_place = in_place_op(op);
   if (!in_place.in_place) return nullptr;
   PyObject* target = nullptr;
