@@ -60,7 +60,7 @@ PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int
     return nullptr;
   }
   const Decision decision = decide(tstate, frame, throwflag);
-  g_frame_counters[static_cast<int>(decision.handover)]->add();
+  g_frame_counters[static_cast<int>(decision.handover)]->add_serialized();  // under the GIL
   if (decision.handover == Handover::kNone) {
     numpy_shim::notice_numpy();  // a no-op once NumPy is loaded
     return evaluate_frame(tstate, frame, decision.code);

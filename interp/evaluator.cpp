@@ -216,6 +216,20 @@ PyObject* load_module_attr(PyObject* module, PyObject* name, AttrCacheEntry* cac
   return is_method;
 }
 
+// PyObject_Vectorcall (PEP 590) with the thread state the evaluator holds
+// rather than looked up again: the callable's vectorcall function if it has
+// one, else its tp_call; the result checked as CPython checks every call's.
+PyObject* vectorcall(PyThreadState* tstate, PyObject* callable, PyObject* const* args, size_t nargsf,
+                     PyObject* kwnames) {
+  PyTypeObject* type = Py_TYPE(callable);
+  if (PyType_HasFeature(type, Py_TPFLAGS_HAVE_VECTORCALL)) {
+    const auto func =
+        *reinterpret_cast<vectorcallfunc*>(reinterpret_cast<char*>(callable) + type->tp_vectorcall_offset);
+    if (func) return _Py_CheckFunctionResult(tstate, callable, func(callable, args, nargsf, kwnames), nullptr);
+  }
+  return _PyObject_MakeTpCall(tstate, callable, args, PyVectorcall_NARGS(nargsf), kwnames);
+}
+
 bool is_numpy_pair(PyObject* left, PyObject* right) {
   return numpy_shim::is_lazy(left) || numpy_shim::is_lazy(right) ||
          Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type;
@@ -313,9 +327,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
        SKIP_CACHES();                                                          \
        DISPATCH();                                                             \
      }                                                                         \
-     if (PyErr_Occurred()) goto error;                                         \
+     if (ERROR_SET()) goto error;                                              \
      true;                                                                     \
    }))
+// PyErr_Occurred() without looking the thread state up again.
+#define ERROR_SET() (tstate->curexc_type != nullptr)
 #define CHECK_EVAL_BREAKER()                                       \
   do {                                                             \
     if (*eval_breaker && npy_handle_eval_breaker(tstate) != 0) goto error; \
@@ -921,7 +937,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           const bool is_function = PyFunction_Check(callable);
           if (!is_function) {
             res = numpy_shim::trace_call(callable, args, total_args - nkw, kwnames, LOCATION());
-            if (!res && PyErr_Occurred()) goto error;
+            if (!res && ERROR_SET()) goto error;
           }
           // A function npython runs may take lazy arguments and return a
           // lazy value: fusion goes on across the call.
@@ -949,9 +965,8 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           if (!res && PyErr_Occurred()) goto call_done;
         }
         if (!res) {
-          res = PyObject_Vectorcall(
-              callable, args, static_cast<size_t>(total_args - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET,
-              kwnames);
+          res = vectorcall(tstate, callable, args,
+                           static_cast<size_t>(total_args - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
           active.callee_takes_lazy = false;
         }
       call_done:
@@ -1636,6 +1651,7 @@ exit_unwind:
 #undef SKIP_CACHES
 #undef JUMPBY
 #undef CHECK_EVAL_BREAKER
+#undef ERROR_SET
 #undef LOCATION
 #undef TRACE_TOP_PAIR
 #undef MATERIALIZE_FRAMES
