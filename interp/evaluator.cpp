@@ -315,9 +315,12 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 // For an operation on the top two values (BINARY_OP, COMPARE_OP) with a
 // NumPy operand: the tracer's result replaces them and the instruction ends
 // here; otherwise the expression is true when an operand was NumPy's (lazy,
-// or an array) and the operation was not traced.
+// or an array) and the operation was not traced. With no lazy value alive,
+// arrays too small to trace leave it false at once (nothing to compute
+// first, nothing for numpy_shim to do).
 #define TRACE_TOP_PAIR(trace)                                                   \
-  (numpy_shim::g_ndarray_type && is_numpy_pair(SECOND(), TOP()) && ({          \
+  (numpy_shim::g_ndarray_type && is_numpy_pair(SECOND(), TOP()) &&             \
+   (numpy_shim::g_live_lazies || numpy_shim::may_trace_either(SECOND(), TOP())) && ({ \
      PyObject* traced_ = trace(oparg, SECOND(), TOP(), LOCATION());            \
      if (traced_) {                                                            \
        PyObject* right_ = POP();                                               \
@@ -484,15 +487,17 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(BINARY_OP) {
+        bool numpy_operand = false;
         if (TRACE_TOP_PAIR(numpy_shim::trace_binary_operator)) {
           // Not traced: lazy operands are computed, an in-place operator
           // must not write what a pending region reads, and what NumPy
           // warns of here must come after the pending region's warnings.
           if (numpy_shim::g_live_lazies) MATERIALIZE_FRAMES(k_operation, "operator");
+          numpy_operand = true;
         }
         PyObject* rhs = POP();
         PyObject* lhs = TOP();
-        PyObject* res = binary_op(oparg, lhs, rhs);
+        PyObject* res = numpy_operand ? binary_op(oparg, lhs, rhs) : plain_binary_op(oparg, lhs, rhs);
         Py_DECREF(lhs);
         Py_DECREF(rhs);
         TOP() = res;

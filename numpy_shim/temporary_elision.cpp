@@ -10,12 +10,16 @@
 #include <numpy/arrayobject.h>
 
 #include "numpy_shim/array_size.h"
+#include "numpy_shim/tracer.h"
 
 namespace npy::numpy_shim {
 namespace {
 
 // NumPy's own threshold: below it a new allocation is cheaper than the check.
 constexpr npy_intp kMinElideBytes = 256 * 1024;
+// Elided arrays have kinds b, i, u, f, of at most 16 bytes an element: all
+// are large enough to be traced (see may_elide).
+static_assert(kMinElideBytes / 16 >= kMinTracedElements);
 
 struct InPlaceOp {
   binaryfunc in_place;
@@ -88,10 +92,9 @@ int same_result_in_place(PyObject* target, PyObject* other) {
   return same;
 }
 
-}  // namespace
-
-PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs) {
-  if (!is_large_temporary(lhs) && !is_large_temporary(rhs)) return nullptr;
+// binary_op_into_temporary once an operand may be elided; out of line, so
+// that the check alone stays cheap.
+[[gnu::noinline]] PyObject* elide_binary_op(int op, PyObject* lhs, PyObject* rhs) {
   const InPlaceOp in_place = in_place_op(op);
   if (!in_place.in_place) return nullptr;
   PyObject* target = nullptr;
@@ -113,6 +116,13 @@ PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs) {
   }
   if (!same) return nullptr;
   return in_place.in_place(target, other);
+}
+
+}  // namespace
+
+PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs) {
+  if (!is_large_temporary(lhs) && !is_large_temporary(rhs)) return nullptr;
+  return elide_binary_op(op, lhs, rhs);
 }
 
 PyObject* unary_op_into_temporary(UnaryOp op, PyObject* operand) {

@@ -37,10 +37,6 @@ using jit::DType;
 using jit::Op;
 using jit::Shape;
 
-// Arrays smaller than this are left to NumPy unless a lazy value is involved:
-// a region's fixed cost exceeds what fusing saves on them (bench/seeds/
-// small_arrays.py breaks even near 2,000 float64 elements on a 2-core machine).
-constexpr npy_intp kMinTracedElements = 1 << 11;
 // A trace longer than this is computed before it grows further.
 constexpr std::size_t kMaxRegionNodes = 512;
 
@@ -130,7 +126,7 @@ bool classify(PyObject* o, Operand& out) {
 // Whether an object may start or extend a region: a lazy value, or an
 // array big enough to trace. Everything else is answered here, before any
 // work, so that small-array code pays next to nothing.
-bool may_trace(PyObject* o) {
+[[gnu::always_inline]] inline bool may_trace(PyObject* o) {
   if (is_lazy(o)) return true;
   return Py_TYPE(o) == &PyArray_Type && element_count(reinterpret_cast<PyArrayObject*>(o)) >= kMinTracedElements;
 }
@@ -1121,6 +1117,8 @@ namespace {
 }
 
 }  // namespace
+
+bool may_trace_either(PyObject* lhs, PyObject* rhs) { return may_trace(lhs) || may_trace(rhs); }
 
 PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where) {
   if (!may_trace(lhs) && !may_trace(rhs)) return nullptr;
