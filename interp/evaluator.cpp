@@ -22,6 +22,12 @@
 // goto), as CPython's own evaluator does.
 #pragma GCC diagnostic ignored "-Wpedantic"
 
+// Errors and tracing: laid out away from the instructions' common paths,
+// which then take fewer instruction-cache lines.
+#define NPY_UNLIKELY(condition) __builtin_expect(!!(condition), 0)
+// Cache hits: the common path.
+#define NPY_LIKELY(condition) __builtin_expect(!!(condition), 1)
+
 namespace npy::interp {
 namespace {
 
@@ -132,16 +138,22 @@ bool cache_holds_for(const AttrCacheEntry* cache, PyTypeObject* type) {
   return cache->type == type && cache->version == type->tp_version_tag && cache->version != 0;
 }
 
-// module.name of a module of the module type itself, read from `cache`
-// while the module's dict is unchanged. The cache is filled when the value
-// is the one the dict holds (not one from the module's __getattr__): what
-// the module type, which cannot change, and an unchanged dict give stays
-// the same; looking a name up in a dict of str keys runs no Python code.
+// Whether `cache` holds module.name for a module of the module type itself:
+// filled for the module's dict in the state it is in now.
+bool module_cache_holds(const AttrCacheEntry* cache, PyObject* module) {
+  PyObject* dict = npy_module_dict(module);
+  return cache->type == &PyModule_Type && dict && cache->dict_tag == dict_tag(dict);
+}
+
+// module.name of a module of the module type itself. `cache` is filled when
+// the value is the one the module's dict holds (not one from the module's
+// __getattr__): what the module type, which cannot change, and an unchanged
+// dict give stays the same; looking a name up in a dict of str keys runs no
+// Python code.
 PyObject* load_module_attr(PyObject* module, PyObject* name, AttrCacheEntry* cache) {
-  PyObject* dict = PyModule_GetDict(module);
-  if (cache->type == &PyModule_Type && cache->dict_tag == dict_tag(dict)) return Py_NewRef(cache->value);
+  PyObject* dict = npy_module_dict(module);
   PyObject* res = PyObject_GetAttr(module, name);
-  if (res && PyUnicode_CheckExact(name) && PyDict_CheckExact(dict) && npy_dict_has_str_keys(dict) &&
+  if (res && dict && PyUnicode_CheckExact(name) && PyDict_CheckExact(dict) && npy_dict_has_str_keys(dict) &&
       PyDict_GetItemWithError(dict, name) == res) {
     *cache = {};
     cache->type = &PyModule_Type;
@@ -235,6 +247,20 @@ bool is_numpy_pair(PyObject* left, PyObject* right) {
          Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type;
 }
 
+// Before a call that is not traced, while lazy values exist: lazy arguments
+// are computed, and everything pending unless the callee keeps a region
+// pending. 0, or -1 with an exception.
+[[gnu::noinline]] int materialize_for_call(PyObject* callable, PyObject* const* args, int total_args,
+                                           PyObject* kwnames, const numpy_shim::Location& where, PyObject** sp) {
+  bool lazy_args = false;
+  for (int i = 0; i < total_args; ++i) lazy_args = lazy_args || numpy_shim::is_lazy(args[i]);
+  if (!lazy_args && numpy_shim::call_keeps_region_pending(callable, kwnames)) return 0;
+  const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);
+  if (fallback) numpy_shim::note_fallback(callable, where);
+  return materialize_frames(fallback ? numpy_shim::Reason::k_fallback : numpy_shim::Reason::k_call, where, nullptr,
+                            sp);
+}
+
 PyObject* new_bool(bool b) {
   PyObject* r = b ? Py_True : Py_False;
   Py_INCREF(r);
@@ -255,7 +281,9 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   PyObject** const stack_base = localsplus + code->co_nlocalsplus;
   _Py_CODEUNIT* const first_instr = _PyCode_CODE(code);
   _Py_CODEUNIT* next_instr = *f.prev_instr + 1;
-  _Py_CODEUNIT* here = next_instr;  // the instruction being executed
+  // The instruction an exception is unwound from: the frame's current one
+  // (*f.prev_instr), except where a tracer moved the frame and then raised.
+  _Py_CODEUNIT* unwind_from = next_instr;
   PyObject** sp = localsplus + *f.stacktop;
   const volatile int* const eval_breaker = npy_eval_breaker(tstate);
   const uint8_t* const base_opcode = npy_base_opcodes();
@@ -290,27 +318,27 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 // Threaded dispatch: each instruction ends by fetching and jumping to the
 // next one's handler, which lets the processor predict each jump apart.
 #define TARGET(op) op_##op:
+// The frame's last-instruction field is the instruction being executed.
 #define FETCH_AND_JUMP()                           \
   do {                                             \
-    here = next_instr;                             \
     *f.prev_instr = next_instr;                    \
-    opcode = base_opcode[_Py_OPCODE(*next_instr)]; \
+    opcode = _Py_OPCODE(*next_instr);              \
     oparg = _Py_OPARG(*next_instr);                \
     ++next_instr;                                  \
     goto* (numpy_shim::g_live_lazies ? lazy_targets : targets)[opcode]; \
   } while (0)
 #define DISPATCH()                                 \
   do {                                             \
-    if (cframe.use_tracing) goto trace_and_dispatch; \
+    if (NPY_UNLIKELY(cframe.use_tracing)) goto trace_and_dispatch; \
     FETCH_AND_JUMP();                              \
   } while (0)
 // Where the frame is, for the tracer's sites and warnings.
-#define LOCATION() \
-  (numpy_shim::Location{code, static_cast<int>(here - first_instr), f.globals})
+#define INSTR_INDEX() (static_cast<int>(*f.prev_instr - first_instr))
+#define LOCATION() (numpy_shim::Location{code, INSTR_INDEX(), f.globals})
 // Replaces every lazy value of the evaluated frames by its value.
 #define MATERIALIZE_FRAMES(reason, detail)                                                    \
   do {                                                                                         \
-    if (materialize_frames(numpy_shim::Reason::reason, LOCATION(), detail, sp) < 0) goto error; \
+    if (NPY_UNLIKELY(materialize_frames(numpy_shim::Reason::reason, LOCATION(), detail, sp) < 0)) goto error; \
   } while (0)
 // For an operation on the top two values (BINARY_OP, COMPARE_OP) with a
 // NumPy operand: the tracer's result replaces them and the instruction ends
@@ -330,14 +358,14 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
        SKIP_CACHES();                                                          \
        DISPATCH();                                                             \
      }                                                                         \
-     if (ERROR_SET()) goto error;                                              \
+     if (NPY_UNLIKELY(ERROR_SET())) goto error;                                              \
      true;                                                                     \
    }))
 // PyErr_Occurred() without looking the thread state up again.
 #define ERROR_SET() (tstate->curexc_type != nullptr)
 #define CHECK_EVAL_BREAKER()                                       \
   do {                                                             \
-    if (*eval_breaker && npy_handle_eval_breaker(tstate) != 0) goto error; \
+    if (NPY_UNLIKELY(*eval_breaker && npy_handle_eval_breaker(tstate) != 0)) goto error; \
   } while (0)
 
   // While lazy values exist, instructions that may have to materialize
@@ -361,6 +389,13 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       const bool direct = targets[op] == &&op_unknown || use == LazyUse::kPasses || use == LazyUse::kTraces;
       lazy_targets[op] = direct ? targets[op] : &&materialize_lazies;
     }
+    // Instructions CPython's evaluator specialised in code it also ran are
+    // read back to their base instruction, off the common path.
+    for (int op = 0; op < 256; ++op) {
+      if (targets[op] == &&op_unknown && targets[base_opcode[op]] != &&op_unknown) {
+        targets[op] = lazy_targets[op] = &&specialized;
+      }
+    }
     targets_ready = true;
   }
 
@@ -372,8 +407,19 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   DISPATCH();
   {
       TARGET(NOP)
+        DISPATCH();
+
       TARGET(PRECALL)  // a specialisation hook only; CALL handles both layouts
         SKIP_CACHES();
+        // CALL follows: run it without a dispatch of its own, unless a
+        // tracer may want to see it as an instruction of its own.
+        if (_Py_OPCODE(*next_instr) == CALL && !cframe.use_tracing) {
+          *f.prev_instr = next_instr;
+          opcode = CALL;
+          oparg = _Py_OPARG(*next_instr);
+          ++next_instr;
+          goto op_CALL;
+        }
         DISPATCH();
 
       TARGET(RESUME)
@@ -382,8 +428,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(EXTENDED_ARG) {
         oparg = (oparg << 8) | _Py_OPARG(*next_instr);
-        opcode = base_opcode[_Py_OPCODE(*next_instr)];
-        here = next_instr;
+        opcode = _Py_OPCODE(*next_instr);
         *f.prev_instr = next_instr;
         ++next_instr;
         goto* (numpy_shim::g_live_lazies ? lazy_targets : targets)[opcode];
@@ -460,7 +505,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
               TOP() = traced;
               DISPATCH();
             }
-            if (PyErr_Occurred()) goto error;
+            if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
             if (numpy_shim::is_lazy(operand)) MATERIALIZE_FRAMES(k_operation, kOpcodeInfos[opcode].name);
           }
         }
@@ -470,7 +515,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
                                                    : invert(value);
         Py_DECREF(value);
         TOP() = res;
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         DISPATCH();
       }
 
@@ -501,7 +546,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(lhs);
         Py_DECREF(rhs);
         TOP() = res;
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         SKIP_CACHES();
         DISPATCH();
       }
@@ -517,7 +562,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(left);
         Py_DECREF(right);
         TOP() = res;
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         SKIP_CACHES();
         DISPATCH();
       }
@@ -538,7 +583,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const int found = PySequence_Contains(right, left);
         Py_DECREF(left);
         Py_DECREF(right);
-        if (found < 0) goto error;
+        if (NPY_UNLIKELY(found < 0)) goto error;
         PUSH(new_bool(found ^ oparg));
         DISPATCH();
       }
@@ -554,7 +599,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             SKIP_CACHES();
             DISPATCH();
           }
-          if (PyErr_Occurred()) goto error;
+          if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
           MATERIALIZE_FRAMES(k_operation, "subscript");
         }
         PyObject* sub = POP();
@@ -563,7 +608,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(container);
         Py_DECREF(sub);
         TOP() = res;
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         SKIP_CACHES();
         DISPATCH();
       }
@@ -577,7 +622,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(value);
         Py_DECREF(container);
         Py_DECREF(sub);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         SKIP_CACHES();
         DISPATCH();
       }
@@ -589,7 +634,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const int err = PyObject_DelItem(container, sub);
         Py_DECREF(container);
         Py_DECREF(sub);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -602,15 +647,15 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(stop);
         Py_XDECREF(step);
         TOP() = slice;
-        if (!slice) goto error;
+        if (NPY_UNLIKELY(!slice)) goto error;
         DISPATCH();
       }
 
       TARGET(GET_LEN) {
         const Py_ssize_t n = PyObject_Length(TOP());
-        if (n < 0) goto error;
+        if (NPY_UNLIKELY(n < 0)) goto error;
         PyObject* len = PyLong_FromSsize_t(n);
-        if (!len) goto error;
+        if (NPY_UNLIKELY(!len)) goto error;
         PUSH(len);
         DISPATCH();
       }
@@ -620,7 +665,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* it = PyObject_GetIter(iterable);
         Py_DECREF(iterable);
         TOP() = it;
-        if (!it) goto error;
+        if (NPY_UNLIKELY(!it)) goto error;
         DISPATCH();
       }
 
@@ -632,7 +677,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           DISPATCH();
         }
         if (PyErr_Occurred()) {
-          if (!PyErr_ExceptionMatches(PyExc_StopIteration)) goto error;
+          if (NPY_UNLIKELY(!PyErr_ExceptionMatches(PyExc_StopIteration))) goto error;
           if (tstate->c_tracefunc) npy_trace_exception(tstate, frame);
           PyErr_Clear();
         }
@@ -665,7 +710,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           truth = PyObject_IsTrue(cond);
         }
         Py_DECREF(cond);
-        if (truth < 0) goto error;
+        if (NPY_UNLIKELY(truth < 0)) goto error;
         const bool jump_if = opcode == POP_JUMP_FORWARD_IF_TRUE || opcode == POP_JUMP_BACKWARD_IF_TRUE;
         if ((truth != 0) == jump_if) {
           if (opcode == POP_JUMP_FORWARD_IF_FALSE || opcode == POP_JUMP_FORWARD_IF_TRUE) {
@@ -701,7 +746,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       TARGET(JUMP_IF_TRUE_OR_POP) {
         PyObject* cond = TOP();
         const int truth = cond == Py_True ? 1 : cond == Py_False ? 0 : PyObject_IsTrue(cond);
-        if (truth < 0) goto error;
+        if (NPY_UNLIKELY(truth < 0)) goto error;
         if ((truth != 0) == (opcode == JUMP_IF_TRUE_OR_POP)) {
           JUMPBY(oparg);
         } else {
@@ -714,11 +759,12 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       TARGET(LOAD_GLOBAL) {
         GlobalCacheEntry* cache = global_caches ? &global_caches[oparg >> 1] : nullptr;
         PyObject* value;
-        if (cache && cache->globals_tag == dict_tag(f.globals) && cache->builtins_tag == dict_tag(f.builtins)) {
+        if (NPY_LIKELY(cache && cache->globals_tag == dict_tag(f.globals) &&
+                       cache->builtins_tag == dict_tag(f.builtins))) {
           value = Py_NewRef(cache->value);
         } else {
           value = load_global(f.globals, f.builtins, PyTuple_GET_ITEM(names_tuple, oparg >> 1), cache);
-          if (!value) goto error;
+          if (NPY_UNLIKELY(!value)) goto error;
         }
         if (oparg & 1) PUSH(nullptr);
         PUSH(value);
@@ -730,7 +776,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* value = POP();
         const int err = PyDict_SetItem(f.globals, PyTuple_GET_ITEM(names_tuple, oparg), value);
         Py_DECREF(value);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -754,9 +800,9 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         }
         PyObject* value = mapping_lookup(f.locals, name);
         if (!value) {
-          if (PyErr_Occurred()) goto error;
+          if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
           value = load_global(f.globals, f.builtins, name, nullptr);
-          if (!value) goto error;
+          if (NPY_UNLIKELY(!value)) goto error;
         }
         PUSH(value);
         DISPATCH();
@@ -772,7 +818,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         }
         const int err = mapping_store(f.locals, name, value);
         Py_DECREF(value);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -791,7 +837,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(MAKE_CELL) {
         PyObject* cell = PyCell_New(GETLOCAL(oparg));
-        if (!cell) goto error;
+        if (NPY_UNLIKELY(!cell)) goto error;
         SETLOCAL(oparg, cell);
         DISPATCH();
       }
@@ -821,7 +867,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       TARGET(LOAD_CLASSDEREF) {
         PyObject* value = mapping_lookup(f.locals, PyTuple_GET_ITEM(code->co_localsplusnames, oparg));
         if (!value) {
-          if (PyErr_Occurred()) goto error;
+          if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
           value = PyCell_GET(GETLOCAL(oparg));
           if (!value) {
             raise_unbound_cell(code, oparg);
@@ -863,13 +909,18 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             SKIP_CACHES();
             DISPATCH();
           }
-          if (PyErr_Occurred()) goto error;
+          if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
           MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(PyTuple_GET_ITEM(names_tuple, oparg)));
         }
         PyObject* owner = TOP();
-        PyObject* res = load_attr(owner, PyTuple_GET_ITEM(names_tuple, oparg),
-                                  attr_caches ? &attr_caches[here - first_instr] : nullptr);
-        if (!res) goto error;
+        AttrCacheEntry* cache = attr_caches ? &attr_caches[INSTR_INDEX()] : nullptr;
+        PyObject* res;
+        if (NPY_LIKELY(cache && Py_TYPE(owner) == &PyModule_Type && module_cache_holds(cache, owner))) {
+          res = Py_NewRef(cache->value);
+        } else {
+          res = load_attr(owner, PyTuple_GET_ITEM(names_tuple, oparg), cache);
+          if (NPY_UNLIKELY(!res)) goto error;
+        }
         Py_DECREF(owner);
         TOP() = res;
         SKIP_CACHES();
@@ -892,8 +943,8 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* owner = TOP();
         PyObject* meth = nullptr;
         const int is_method = load_method(owner, PyTuple_GET_ITEM(names_tuple, oparg), &meth,
-                                          attr_caches ? &attr_caches[here - first_instr] : nullptr);
-        if (!meth) goto error;
+                                          attr_caches ? &attr_caches[INSTR_INDEX()] : nullptr);
+        if (NPY_UNLIKELY(!meth)) goto error;
         if (is_method) {  // [meth, self]: the call passes self first
           TOP() = meth;
           PUSH(owner);
@@ -913,7 +964,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const int err = PyObject_SetAttr(owner, PyTuple_GET_ITEM(names_tuple, oparg), value);
         Py_DECREF(value);
         Py_DECREF(owner);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         SKIP_CACHES();
         DISPATCH();
       }
@@ -922,7 +973,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* owner = POP();
         const int err = PyObject_SetAttr(owner, PyTuple_GET_ITEM(names_tuple, oparg), nullptr);
         Py_DECREF(owner);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -938,34 +989,23 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
         PyObject** args = sp - total_args;
         PyObject* res = nullptr;
+        // active.callee_takes_lazy is false here: set only for the call below.
         if (numpy_shim::g_ndarray_type) {
-          const bool is_function = PyFunction_Check(callable);
-          if (!is_function) {
+          if (!PyFunction_Check(callable)) {
             res = numpy_shim::trace_call(callable, args, total_args - nkw, kwnames, LOCATION());
-            if (!res && ERROR_SET()) goto error;
+            if (NPY_UNLIKELY(!res && ERROR_SET())) goto error;
+          } else {
+            // A function npython runs may take lazy arguments and return a
+            // lazy value: fusion goes on across the call.
+            active.callee_takes_lazy =
+                evaluates_calls_to(tstate, reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(callable)));
           }
-          // A function npython runs may take lazy arguments and return a
-          // lazy value: fusion goes on across the call.
-          const bool evaluated_callee =
-              is_function &&
-              evaluates_calls_to(tstate, reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(callable)));
-          active.callee_takes_lazy = evaluated_callee;
-          if (!res && !evaluated_callee && numpy_shim::g_live_lazies) {
-            bool lazy_args = false;
-            for (int i = 0; i < total_args; ++i) lazy_args = lazy_args || numpy_shim::is_lazy(args[i]);
-            if (lazy_args || !numpy_shim::call_keeps_region_pending(callable, kwnames)) {
-              const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);
-              if (fallback) numpy_shim::note_fallback(callable, LOCATION());
-              if (fallback) {
-                MATERIALIZE_FRAMES(k_fallback, nullptr);
-              } else {
-                MATERIALIZE_FRAMES(k_call, nullptr);
-              }
-              callable = PEEK(total_args + 1);
-            }
+          if (NPY_UNLIKELY(numpy_shim::g_live_lazies) && !res && !active.callee_takes_lazy) {
+            if (materialize_for_call(callable, args, total_args, kwnames, LOCATION(), sp) < 0) goto error;
+            callable = PEEK(total_args + 1);
           }
         }
-        if (!res && numpy_shim::default_float32()) {
+        if (NPY_UNLIKELY(numpy_shim::default_float32()) && !res) {
           res = numpy_shim::call_with_default_float(callable, args, total_args - nkw, kwnames);
           if (!res && PyErr_Occurred()) goto call_done;
         }
@@ -980,7 +1020,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         for (int i = 0; i < total_args; ++i) Py_DECREF(args[i]);
         sp -= total_args + 2 - is_method;
         PUSH(res);
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         SKIP_CACHES();
         CHECK_EVAL_BREAKER();
         DISPATCH();
@@ -1028,7 +1068,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_XDECREF(kwargs);
         --sp;  // the NULL below the callable
         TOP() = result;
-        if (!result) goto error;
+        if (NPY_UNLIKELY(!result)) goto error;
         CHECK_EVAL_BREAKER();
         DISPATCH();
       }
@@ -1037,7 +1077,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* code_obj = POP();
         auto* func = reinterpret_cast<PyFunctionObject*>(PyFunction_New(code_obj, f.globals));
         Py_DECREF(code_obj);
-        if (!func) goto error;
+        if (NPY_UNLIKELY(!func)) goto error;
         if (oparg & 0x08) func->func_closure = POP();
         if (oparg & 0x04) func->func_annotations = POP();
         if (oparg & 0x02) func->func_kwdefaults = POP();
@@ -1057,7 +1097,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           // tracer will look at them): the region need not write them out.
           if (!cframe.use_tracing) release_lazy_locals(localsplus, code->co_nlocalsplus);
           PyObject* value = numpy_shim::materialize(TOP(), numpy_shim::Reason::k_returned, LOCATION(), nullptr);
-          if (!value) goto error;
+          if (NPY_UNLIKELY(!value)) goto error;
           Py_SETREF(TOP(), value);
         }
         retval = POP();
@@ -1073,7 +1113,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(BUILD_TUPLE) {
         PyObject* tuple = PyTuple_New(oparg);
-        if (!tuple) goto error;
+        if (NPY_UNLIKELY(!tuple)) goto error;
         while (--oparg >= 0) PyTuple_SET_ITEM(tuple, oparg, POP());
         PUSH(tuple);
         DISPATCH();
@@ -1081,7 +1121,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(BUILD_LIST) {
         PyObject* list = PyList_New(oparg);
-        if (!list) goto error;
+        if (NPY_UNLIKELY(!list)) goto error;
         while (--oparg >= 0) PyList_SET_ITEM(list, oparg, POP());
         PUSH(list);
         DISPATCH();
@@ -1091,7 +1131,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* list = POP();
         PyObject* tuple = PyList_AsTuple(list);
         Py_DECREF(list);
-        if (!tuple) goto error;
+        if (NPY_UNLIKELY(!tuple)) goto error;
         PUSH(tuple);
         DISPATCH();
       }
@@ -1100,7 +1140,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* value = POP();
         const int err = PyList_Append(PEEK(oparg), value);
         Py_DECREF(value);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -1124,7 +1164,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(BUILD_SET) {
         PyObject* set = PySet_New(nullptr);
-        if (!set) goto error;
+        if (NPY_UNLIKELY(!set)) goto error;
         int err = 0;
         for (int i = oparg; i > 0; --i) {
           PyObject* item = PEEK(i);
@@ -1144,7 +1184,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* value = POP();
         const int err = PySet_Add(PEEK(oparg), value);
         Py_DECREF(value);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -1152,13 +1192,13 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* iterable = POP();
         const int err = _PySet_Update(PEEK(oparg), iterable);
         Py_DECREF(iterable);
-        if (err < 0) goto error;
+        if (NPY_UNLIKELY(err < 0)) goto error;
         DISPATCH();
       }
 
       TARGET(BUILD_MAP) {
         PyObject* map = _PyDict_NewPresized(oparg);
-        if (!map) goto error;
+        if (NPY_UNLIKELY(!map)) goto error;
         for (int i = 0; i < oparg; ++i) {
           if (PyDict_SetItem(map, PEEK(2 * (oparg - i)), PEEK(2 * (oparg - i) - 1)) < 0) {
             Py_DECREF(map);
@@ -1177,7 +1217,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           goto error;
         }
         PyObject* map = _PyDict_NewPresized(oparg);
-        if (!map) goto error;
+        if (NPY_UNLIKELY(!map)) goto error;
         for (int i = 0; i < oparg; ++i) {
           if (PyDict_SetItem(map, PyTuple_GET_ITEM(keys, i), PEEK(oparg + 1 - i)) < 0) {
             Py_DECREF(map);
@@ -1195,7 +1235,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const int err = PyDict_SetItem(PEEK(oparg), key, value);
         Py_DECREF(key);
         Py_DECREF(value);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -1226,7 +1266,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(BUILD_STRING) {
         PyObject* str = _PyUnicode_JoinArray(names().empty, sp - oparg, oparg);
-        if (!str) goto error;
+        if (NPY_UNLIKELY(!str)) goto error;
         while (--oparg >= 0) Py_DECREF(POP());
         PUSH(str);
         DISPATCH();
@@ -1258,7 +1298,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* result = PyObject_Format(value, spec);
         Py_DECREF(value);
         Py_XDECREF(spec);
-        if (!result) goto error;
+        if (NPY_UNLIKELY(!result)) goto error;
         PUSH(result);
         DISPATCH();
       }
@@ -1300,14 +1340,14 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(level);
         Py_DECREF(fromlist);
         TOP() = res;
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         DISPATCH();
       }
 
       TARGET(IMPORT_FROM) {
         PyObject* res = import_from(TOP(), PyTuple_GET_ITEM(names_tuple, oparg));
         PUSH(res);
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         DISPATCH();
       }
 
@@ -1322,7 +1362,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         }
         const int err = import_all_from(f.locals, module);
         Py_DECREF(module);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -1350,12 +1390,12 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           Py_DECREF(existing);
           DISPATCH();
         }
-        if (PyErr_Occurred()) goto error;
+        if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
         PyObject* annotations = PyDict_New();
-        if (!annotations) goto error;
+        if (NPY_UNLIKELY(!annotations)) goto error;
         const int err = mapping_store(f.locals, names().annotations, annotations);
         Py_DECREF(annotations);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -1369,7 +1409,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         }
         PyObject* res = PyObject_CallOneArg(hook, value);
         Py_DECREF(value);
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         Py_DECREF(res);
         DISPATCH();
       }
@@ -1400,7 +1440,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(mgr);
         PyObject* res = PyObject_CallNoArgs(enter);
         Py_DECREF(enter);
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         PUSH(res);
         DISPATCH();
       }
@@ -1414,7 +1454,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* exit_func = PEEK(4);
         PyObject* stack[4] = {nullptr, exc, val, tb};
         PyObject* res = PyObject_Vectorcall(exit_func, stack + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         PUSH(res);
         DISPATCH();
       }
@@ -1457,7 +1497,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* rest = nullptr;
         const int err = exception_group_match(exc_value, match_type, &match, &rest);
         Py_DECREF(match_type);
-        if (err < 0) goto error;
+        if (NPY_UNLIKELY(err < 0)) goto error;
         if (match == Py_None) {
           Py_DECREF(rest);
           PUSH(match);
@@ -1477,7 +1517,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* val = prepare_reraise_star(orig, excs);
         Py_DECREF(excs);
         Py_DECREF(orig);
-        if (!val) goto error;
+        if (NPY_UNLIKELY(!val)) goto error;
         PUSH(val);
         DISPATCH();
       }
@@ -1487,11 +1527,15 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* exc = nullptr;
         if (oparg == 2) cause = POP();
         if (oparg >= 1) exc = POP();
-        if (do_raise(tstate, exc, cause)) goto exception_unwind;
+        if (do_raise(tstate, exc, cause)) {
+          unwind_from = *f.prev_instr;
+          goto exception_unwind;
+        }
         goto error;
       }
 
       TARGET(RERAISE) {
+        unwind_from = *f.prev_instr;
         if (oparg) {
           PyObject* lasti = PEEK(oparg + 1);
           if (!PyLong_Check(lasti)) {
@@ -1516,7 +1560,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(MATCH_KEYS) {
         PyObject* values = match_keys(SECOND(), TOP());
-        if (!values) goto error;
+        if (NPY_UNLIKELY(!values)) goto error;
         PUSH(values);
         DISPATCH();
       }
@@ -1529,13 +1573,17 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(kw);
         Py_DECREF(type);
         if (!attrs) {
-          if (PyErr_Occurred()) goto error;
+          if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
           attrs = Py_NewRef(Py_None);
         }
         TOP() = attrs;
         Py_DECREF(subject);
         DISPATCH();
       }
+
+    specialized:
+      opcode = base_opcode[opcode];
+      goto* (numpy_shim::g_live_lazies ? lazy_targets : targets)[opcode];
 
     materialize_lazies: {
       // Lazy values exist and this instruction may be where they must be
@@ -1581,14 +1629,16 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         sp = localsplus + *f.stacktop;
         *f.stacktop = -1;
         if (err) {
-          here = next_instr;
-          goto error;
+          unwind_from = next_instr;
+          goto error_unwind_from;
         }
         next_instr = *f.prev_instr;
       }
       FETCH_AND_JUMP();
 
   error:
+    unwind_from = *f.prev_instr;
+  error_unwind_from:
     kwnames = nullptr;
     if (!PyErr_Occurred()) {
       PyErr_SetString(PyExc_SystemError, "error return without exception set");
@@ -1611,7 +1661,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
   exception_unwind: {
     Handler handler;
-    if (!find_handler(code, static_cast<int>(here - first_instr), &handler)) {
+    if (!find_handler(code, static_cast<int>(unwind_from - first_instr), &handler)) {
       while (sp > stack_base) Py_XDECREF(POP());
       *f.stacktop = static_cast<int>(sp - localsplus);
       if (cframe.use_tracing) npy_trace_return(tstate, frame, nullptr);  // already unwinding
@@ -1657,6 +1707,7 @@ exit_unwind:
 #undef JUMPBY
 #undef CHECK_EVAL_BREAKER
 #undef ERROR_SET
+#undef INSTR_INDEX
 #undef LOCATION
 #undef TRACE_TOP_PAIR
 #undef MATERIALIZE_FRAMES

@@ -13,6 +13,7 @@
 #include "internal/pycore_dict.h"
 #include "internal/pycore_frame.h"
 #include "internal/pycore_interp.h"
+#include "internal/pycore_moduleobject.h"
 #include "internal/pycore_object.h"
 #include "internal/pycore_opcode.h"
 #include "internal/pycore_pystate.h"
@@ -274,6 +275,8 @@ Py_ssize_t npy_shared_keys_entries(PyTypeObject *type) {
 }
 
 int npy_has_inline_values(PyObject *obj) { return *_PyObject_ValuesPointer(obj) != NULL; }
+
+PyObject *npy_module_dict(PyObject *module) { return ((PyModuleObject *)module)->md_dict; }
 
 int npy_dict_has_str_keys(PyObject *dict) {
   return DK_IS_UNICODE(((PyDictObject *)dict)->ma_keys);

@@ -90,6 +90,9 @@ Py_ssize_t npy_shared_keys_entries(PyTypeObject *type);
  * dict has not been made real). */
 int npy_has_inline_values(PyObject *obj);
 
+/* The dict of a module (an object of the module type or a subclass). */
+PyObject *npy_module_dict(PyObject *module);
+
 /* Whether every key of the dict is an exact str: looking a str up in it
  * then calls no Python code (no key's __eq__). */
 int npy_dict_has_str_keys(PyObject *dict);
