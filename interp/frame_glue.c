@@ -34,6 +34,20 @@ void npy_frame_fields_get(npy_frame *frame, npy_frame_fields *out) {
   out->stacktop = &frame->stacktop;
 }
 
+PyCodeObject *npy_frame_code(npy_frame *frame) { return frame->f_code; }
+
+/* Objects/codeobject.c: _PyCodeObjectExtra, the block co_extra points to
+ * (private to that file in 3.11), and _PyCode_GetExtra's reading of it. */
+typedef struct {
+  Py_ssize_t ce_size;
+  void *ce_extras[1];
+} npy_code_object_extra;
+
+void *npy_code_extra(PyCodeObject *code, Py_ssize_t index) {
+  npy_code_object_extra *extra = (npy_code_object_extra *)code->co_extra;
+  return extra != NULL && index < extra->ce_size ? extra->ce_extras[index] : NULL;
+}
+
 /* Python/ceval.c, _PyEval_EvalFrameDefault's prologue. */
 void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, _PyCFrame *cframe) {
   _PyCFrame *prev = tstate->cframe;

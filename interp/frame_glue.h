@@ -28,6 +28,13 @@ typedef struct {
 
 void npy_frame_fields_get(npy_frame *frame, npy_frame_fields *out);
 
+/* The frame's code object alone. */
+PyCodeObject *npy_frame_code(npy_frame *frame);
+
+/* What _PyCode_GetExtra(code, index, &out) stores in out, for a valid
+ * index, read without the call: the hook reads it for every frame. */
+void *npy_code_extra(PyCodeObject *code, Py_ssize_t index);
+
 /* Links `frame` under `cframe` as CPython's evaluator does on entry (the
  * frame becomes the thread's current frame) and unlinks it on exit. */
 void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, _PyCFrame *cframe);
