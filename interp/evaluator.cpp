@@ -230,14 +230,20 @@ PyObject* load_module_attr(PyObject* module, PyObject* name, AttrCacheEntry* cac
 
 // PyObject_Vectorcall (PEP 590) with the thread state the evaluator holds
 // rather than looked up again: the callable's vectorcall function if it has
-// one, else its tp_call; the result checked as CPython checks every call's.
+// one, else its tp_call; the result checked as CPython checks every call's
+// (_Py_CheckFunctionResult, called only when it has something to report:
+// a result with an exception set, or none without one).
 PyObject* vectorcall(PyThreadState* tstate, PyObject* callable, PyObject* const* args, size_t nargsf,
                      PyObject* kwnames) {
   PyTypeObject* type = Py_TYPE(callable);
   if (PyType_HasFeature(type, Py_TPFLAGS_HAVE_VECTORCALL)) {
     const auto func =
         *reinterpret_cast<vectorcallfunc*>(reinterpret_cast<char*>(callable) + type->tp_vectorcall_offset);
-    if (func) return _Py_CheckFunctionResult(tstate, callable, func(callable, args, nargsf, kwnames), nullptr);
+    if (func) {
+      PyObject* res = func(callable, args, nargsf, kwnames);
+      if (NPY_LIKELY((res != nullptr) == (tstate->curexc_type == nullptr))) return res;
+      return _Py_CheckFunctionResult(tstate, callable, res, nullptr);
+    }
   }
   return _PyObject_MakeTpCall(tstate, callable, args, PyVectorcall_NARGS(nargsf), kwnames);
 }
@@ -941,9 +947,17 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(name));
         }
         PyObject* owner = TOP();
+        AttrCacheEntry* cache = attr_caches ? &attr_caches[INSTR_INDEX()] : nullptr;
+        // load_method's cache hit for a type whose instances have no dict.
+        if (NPY_LIKELY(cache && cache->method && cache->shared_keys_entries < 0 &&
+                       cache_holds_for(cache, Py_TYPE(owner)))) {
+          TOP() = Py_NewRef(cache->method);
+          PUSH(owner);
+          SKIP_CACHES();
+          DISPATCH();
+        }
         PyObject* meth = nullptr;
-        const int is_method = load_method(owner, PyTuple_GET_ITEM(names_tuple, oparg), &meth,
-                                          attr_caches ? &attr_caches[INSTR_INDEX()] : nullptr);
+        const int is_method = load_method(owner, PyTuple_GET_ITEM(names_tuple, oparg), &meth, cache);
         if (NPY_UNLIKELY(!meth)) goto error;
         if (is_method) {  // [meth, self]: the call passes self first
           TOP() = meth;
