@@ -342,9 +342,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 #define INSTR_INDEX() (static_cast<int>(*f.prev_instr - first_instr))
 #define LOCATION() (numpy_shim::Location{code, INSTR_INDEX(), f.globals})
 // Replaces every lazy value of the evaluated frames by its value.
-#define MATERIALIZE_FRAMES(reason, detail)                                                    \
-  do {                                                                                         \
-    if (NPY_UNLIKELY(materialize_frames(numpy_shim::Reason::reason, LOCATION(), detail, sp) < 0)) goto error; \
+#define MATERIALIZE_FRAMES(reason, detail)                                                     \
+  do {                                                                                          \
+    if (NPY_UNLIKELY(materialize_frames(numpy_shim::Reason::reason, LOCATION(), detail, sp) < 0)) { \
+      goto error;                                                                               \
+    }                                                                                           \
   } while (0)
 // For an operation on the top two values (BINARY_OP, COMPARE_OP) with a
 // NumPy operand: the tracer's result replaces them and the instruction ends
@@ -354,7 +356,8 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 // first, nothing for numpy_shim to do).
 #define TRACE_TOP_PAIR(trace)                                                   \
   (numpy_shim::g_ndarray_type && is_numpy_pair(SECOND(), TOP()) &&             \
-   (numpy_shim::g_live_lazies || numpy_shim::may_trace_either(SECOND(), TOP())) && ({ \
+   (numpy_shim::g_live_lazies || numpy_shim::may_trace_either(SECOND(), TOP())) && \
+   ({                                                                          \
      PyObject* traced_ = trace(oparg, SECOND(), TOP(), LOCATION());            \
      if (traced_) {                                                            \
        PyObject* right_ = POP();                                               \
@@ -364,7 +367,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
        SKIP_CACHES();                                                          \
        DISPATCH();                                                             \
      }                                                                         \
-     if (NPY_UNLIKELY(ERROR_SET())) goto error;                                              \
+     if (NPY_UNLIKELY(ERROR_SET())) goto error;                                \
      true;                                                                     \
    }))
 // PyErr_Occurred() without looking the thread state up again.
