@@ -49,7 +49,7 @@ const BinaryFunc kBinaryOps[26] = {
 
 }  // namespace
 
-PyObject* binary_op(int op, PyObject* lhs, PyObject* rhs) {
+PyObject* plain_binary_op(int op, PyObject* lhs, PyObject* rhs) {
   // float op float: what float's own slots compute, without the dispatch.
   if (PyFloat_CheckExact(lhs) && PyFloat_CheckExact(rhs)) {
     const double a = PyFloat_AS_DOUBLE(lhs);
@@ -64,11 +64,15 @@ PyObject* binary_op(int op, PyObject* lhs, PyObject* rhs) {
       default: break;
     }
   }
+  return kBinaryOps[op](lhs, rhs);
+}
+
+PyObject* binary_op(int op, PyObject* lhs, PyObject* rhs) {
   if (numpy_shim::may_elide(lhs, rhs)) {
     PyObject* res = numpy_shim::binary_op_into_temporary(op, lhs, rhs);
     if (res || PyErr_Occurred()) return res;
   }
-  return kBinaryOps[op](lhs, rhs);
+  return plain_binary_op(op, lhs, rhs);
 }
 
 PyObject* negative(PyObject* operand) {

@@ -32,6 +32,8 @@ const Names& names();
 // reference to each operand (NumPy computes into an operand that nothing
 // else refers to, as under CPython's evaluator).
 PyObject* binary_op(int op, PyObject* lhs, PyObject* rhs);
+// BINARY_OP on operands NumPy would not compute in place.
+PyObject* plain_binary_op(int op, PyObject* lhs, PyObject* rhs);
 PyObject* negative(PyObject* operand);
 PyObject* invert(PyObject* operand);
 

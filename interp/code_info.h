@@ -24,6 +24,9 @@ enum class Handover : std::uint8_t {
 // gives a modified type a new tag, and never reuses one).
 //  - LOAD_ATTR: an instance attribute held in the instance's inline values,
 //    at `index` among the type's shared keys (-1: not such an attribute).
+//  - LOAD_ATTR of a module (`type` is the module type, which cannot change):
+//    `value`, found in the module's dict in the state whose version tag
+//    (PEP 509, see GlobalCacheEntry) is `dict_tag`; borrowed from that dict.
 //  - LOAD_METHOD: a method found on the type (`method`, borrowed from the
 //    type's dict; null: none that can be cached), which no instance
 //    attribute can shadow: the type's
@@ -36,12 +39,28 @@ struct AttrCacheEntry {
   int index = 0;
   PyObject* method = nullptr;
   Py_ssize_t shared_keys_entries = -1;
+  std::uint64_t dict_tag = 0;
+  PyObject* value = nullptr;
+};
+
+// What LOAD_GLOBAL found for one name of the code, valid while the globals
+// and the builtins are the dicts, unchanged, whose version tags (PEP 509) are
+// recorded: CPython gives a dict a new tag, from one process-wide counter, at
+// its creation and at every change, so a tag names one state of one dict.
+// `value` is borrowed from the dict that holds it. Tags start at 1: an entry
+// never filled matches no dict.
+struct GlobalCacheEntry {
+  std::uint64_t globals_tag = 0;
+  std::uint64_t builtins_tag = 0;
+  PyObject* value = nullptr;
 };
 
 struct CodeInfo {
   Handover handover = Handover::kNone;
-  // One entry per code unit, for code npython evaluates; null otherwise.
+  // For code npython evaluates (null otherwise): one entry per code unit,
+  // and one per name of co_names.
   std::unique_ptr<AttrCacheEntry[]> attr_caches;
+  std::unique_ptr<GlobalCacheEntry[]> global_caches;
 };
 
 }  // namespace npy::interp

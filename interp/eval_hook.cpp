@@ -35,17 +35,20 @@ std::array<Counter*, kReasons> g_frame_counters;
 // rather than overflow the stack.
 constexpr std::size_t kStackReserveBytes = 256 * 1024;
 
+// Out of line: the hook, run for every Python frame, stays small.
+[[gnu::noinline]] const char* find_stack_floor() {
+  pthread_attr_t attr;
+  void* low = nullptr;
+  std::size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &low, &size);
+    pthread_attr_destroy(&attr);
+  }
+  return low ? static_cast<const char*>(low) + kStackReserveBytes : nullptr;
+}
+
 const char* stack_floor() {
-  thread_local const char* floor = [] {
-    pthread_attr_t attr;
-    void* low = nullptr;
-    std::size_t size = 0;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-      pthread_attr_getstack(&attr, &low, &size);
-      pthread_attr_destroy(&attr);
-    }
-    return low ? static_cast<const char*>(low) + kStackReserveBytes : nullptr;
-  }();
+  thread_local const char* floor = find_stack_floor();
   return floor;
 }
 
@@ -55,15 +58,19 @@ bool stack_exhausted() {
   return floor && &here < floor;
 }
 
+[[gnu::noinline, gnu::cold]] PyObject* raise_c_stack_exhausted() {
+  PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded (C stack)");
+  return nullptr;
+}
+
+// Called for every Python frame: its common paths end in tail calls, with
+// what else it may call kept out of line.
 PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int throwflag) {
-  if (!throwflag && !npy_frame_owned_by_generator(frame) && stack_exhausted()) {
-    PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded (C stack)");
-    return nullptr;
-  }
+  if (!throwflag && !npy_frame_owned_by_generator(frame) && stack_exhausted()) return raise_c_stack_exhausted();
   const Decision decision = decide(tstate, frame, throwflag);
-  g_frame_counters[static_cast<int>(decision.handover)]->add();
+  g_frame_counters[static_cast<int>(decision.handover)]->add_serialized();  // under the GIL
   if (decision.handover == Handover::kNone) {
-    numpy_shim::notice_numpy();  // a no-op once NumPy is loaded
+    if (!numpy_shim::g_ndarray_type) numpy_shim::notice_numpy();
     return evaluate_frame(tstate, frame, decision.code);
   }
   return _PyEval_EvalFrameDefault(tstate, frame, throwflag);

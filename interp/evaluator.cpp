@@ -5,6 +5,7 @@
 #include <opcode.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "interp/bytecode_helpers.h"
 #include "interp/exception_groups.h"
@@ -21,18 +22,32 @@
 // goto), as CPython's own evaluator does.
 #pragma GCC diagnostic ignored "-Wpedantic"
 
+// Errors and tracing: laid out away from the instructions' common paths,
+// which then take fewer instruction-cache lines.
+#define NPY_UNLIKELY(condition) __builtin_expect(!!(condition), 0)
+// Cache hits: the common path.
+#define NPY_LIKELY(condition) __builtin_expect(!!(condition), 1)
+
 namespace npy::interp {
 namespace {
 
+std::uint64_t dict_tag(PyObject* dict) { return reinterpret_cast<PyDictObject*>(dict)->ma_version_tag; }
+
 // Loads a global or builtin by name: a new reference, or NULL with an
-// exception set.
-PyObject* load_global(PyObject* globals, PyObject* builtins, PyObject* name) {
+// exception set. Fills `cache` (may be null) when the lookup ran no Python
+// code (both dicts have str keys only): while neither dict changes, looking
+// the name up again would find the same value.
+[[gnu::noinline]] PyObject* load_global(PyObject* globals, PyObject* builtins, PyObject* name,
+                                        GlobalCacheEntry* cache) {
   if (PyDict_CheckExact(globals) && PyDict_CheckExact(builtins)) {
     PyObject* value = PyDict_GetItemWithError(globals, name);
     if (!value && !PyErr_Occurred()) value = PyDict_GetItemWithError(builtins, name);
     if (!value) {
       if (!PyErr_Occurred()) raise_name_error(PyExc_NameError, kNameErrorFormat, name);
       return nullptr;
+    }
+    if (cache && PyUnicode_CheckExact(name) && npy_dict_has_str_keys(globals) && npy_dict_has_str_keys(builtins)) {
+      *cache = {dict_tag(globals), dict_tag(builtins), value};
     }
     Py_INCREF(value);
     return value;
@@ -123,6 +138,32 @@ bool cache_holds_for(const AttrCacheEntry* cache, PyTypeObject* type) {
   return cache->type == type && cache->version == type->tp_version_tag && cache->version != 0;
 }
 
+// Whether `cache` holds module.name for a module of the module type itself:
+// filled for the module's dict in the state it is in now.
+bool module_cache_holds(const AttrCacheEntry* cache, PyObject* module) {
+  PyObject* dict = npy_module_dict(module);
+  return cache->type == &PyModule_Type && dict && cache->dict_tag == dict_tag(dict);
+}
+
+// module.name of a module of the module type itself. `cache` is filled when
+// the value is the one the module's dict holds (not one from the module's
+// __getattr__): what the module type, which cannot change, and an unchanged
+// dict give stays the same; looking a name up in a dict of str keys runs no
+// Python code.
+PyObject* load_module_attr(PyObject* module, PyObject* name, AttrCacheEntry* cache) {
+  PyObject* dict = npy_module_dict(module);
+  PyObject* res = PyObject_GetAttr(module, name);
+  if (res && dict && PyUnicode_CheckExact(name) && PyDict_CheckExact(dict) && npy_dict_has_str_keys(dict) &&
+      PyDict_GetItemWithError(dict, name) == res) {
+    *cache = {};
+    cache->type = &PyModule_Type;
+    cache->index = -1;
+    cache->dict_tag = dict_tag(dict);
+    cache->value = res;
+  }
+  return res;
+}
+
 // owner.name; an instance attribute held in the instance's inline values is
 // read through `cache` when it holds for the owner's type. The first access
 // with a type fills `cache`, with index -1 when the attribute is not one, so
@@ -131,6 +172,7 @@ bool cache_holds_for(const AttrCacheEntry* cache, PyTypeObject* type) {
 // register allocation does not pay for them.
 [[gnu::noinline]] PyObject* load_attr(PyObject* owner, PyObject* name, AttrCacheEntry* cache) {
   PyTypeObject* type = Py_TYPE(owner);
+  if (type == &PyModule_Type && cache) return load_module_attr(owner, name, cache);
   const bool holds = cache && cache_holds_for(cache, type);
   if (holds && cache->index >= 0) {
     if (PyObject* value = npy_instance_value(owner, cache->index)) return Py_NewRef(value);
@@ -186,9 +228,43 @@ bool cache_holds_for(const AttrCacheEntry* cache, PyTypeObject* type) {
   return is_method;
 }
 
+// PyObject_Vectorcall (PEP 590) with the thread state the evaluator holds
+// rather than looked up again: the callable's vectorcall function if it has
+// one, else its tp_call; the result checked as CPython checks every call's
+// (_Py_CheckFunctionResult, called only when it has something to report:
+// a result with an exception set, or none without one).
+PyObject* vectorcall(PyThreadState* tstate, PyObject* callable, PyObject* const* args, size_t nargsf,
+                     PyObject* kwnames) {
+  PyTypeObject* type = Py_TYPE(callable);
+  if (PyType_HasFeature(type, Py_TPFLAGS_HAVE_VECTORCALL)) {
+    const auto func =
+        *reinterpret_cast<vectorcallfunc*>(reinterpret_cast<char*>(callable) + type->tp_vectorcall_offset);
+    if (func) {
+      PyObject* res = func(callable, args, nargsf, kwnames);
+      if (NPY_LIKELY((res != nullptr) == (tstate->curexc_type == nullptr))) return res;
+      return _Py_CheckFunctionResult(tstate, callable, res, nullptr);
+    }
+  }
+  return _PyObject_MakeTpCall(tstate, callable, args, PyVectorcall_NARGS(nargsf), kwnames);
+}
+
 bool is_numpy_pair(PyObject* left, PyObject* right) {
   return numpy_shim::is_lazy(left) || numpy_shim::is_lazy(right) ||
          Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type;
+}
+
+// Before a call that is not traced, while lazy values exist: lazy arguments
+// are computed, and everything pending unless the callee keeps a region
+// pending. 0, or -1 with an exception.
+[[gnu::noinline]] int materialize_for_call(PyObject* callable, PyObject* const* args, int total_args,
+                                           PyObject* kwnames, const numpy_shim::Location& where, PyObject** sp) {
+  bool lazy_args = false;
+  for (int i = 0; i < total_args; ++i) lazy_args = lazy_args || numpy_shim::is_lazy(args[i]);
+  if (!lazy_args && numpy_shim::call_keeps_region_pending(callable, kwnames)) return 0;
+  const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);
+  if (fallback) numpy_shim::note_fallback(callable, where);
+  return materialize_frames(fallback ? numpy_shim::Reason::k_fallback : numpy_shim::Reason::k_call, where, nullptr,
+                            sp);
 }
 
 PyObject* new_bool(bool b) {
@@ -211,12 +287,19 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   PyObject** const stack_base = localsplus + code->co_nlocalsplus;
   _Py_CODEUNIT* const first_instr = _PyCode_CODE(code);
   _Py_CODEUNIT* next_instr = *f.prev_instr + 1;
-  _Py_CODEUNIT* here = next_instr;  // the instruction being executed
+  // The instruction an exception is unwound from: the frame's current one
+  // (*f.prev_instr), except where a tracer moved the frame and then raised.
+  _Py_CODEUNIT* unwind_from = next_instr;
   PyObject** sp = localsplus + *f.stacktop;
   const volatile int* const eval_breaker = npy_eval_breaker(tstate);
   const uint8_t* const base_opcode = npy_base_opcodes();
   const uint8_t* const cache_units = npy_inline_cache_units();
   AttrCacheEntry* const attr_caches = code_info ? code_info->attr_caches.get() : nullptr;
+  // The frame's globals and builtins stay the same objects while it runs;
+  // their tags can be read only when they are dicts.
+  GlobalCacheEntry* const global_caches =
+      code_info && PyDict_CheckExact(f.globals) && PyDict_CheckExact(f.builtins) ? code_info->global_caches.get()
+                                                                                : nullptr;
   PyObject* kwnames = nullptr;  // set by KW_NAMES for the next CALL
   int opcode = 0;
   int oparg = 0;
@@ -241,34 +324,40 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 // Threaded dispatch: each instruction ends by fetching and jumping to the
 // next one's handler, which lets the processor predict each jump apart.
 #define TARGET(op) op_##op:
+// The frame's last-instruction field is the instruction being executed.
 #define FETCH_AND_JUMP()                           \
   do {                                             \
-    here = next_instr;                             \
     *f.prev_instr = next_instr;                    \
-    opcode = base_opcode[_Py_OPCODE(*next_instr)]; \
+    opcode = _Py_OPCODE(*next_instr);              \
     oparg = _Py_OPARG(*next_instr);                \
     ++next_instr;                                  \
     goto* (numpy_shim::g_live_lazies ? lazy_targets : targets)[opcode]; \
   } while (0)
 #define DISPATCH()                                 \
   do {                                             \
-    if (cframe.use_tracing) goto trace_and_dispatch; \
+    if (NPY_UNLIKELY(cframe.use_tracing)) goto trace_and_dispatch; \
     FETCH_AND_JUMP();                              \
   } while (0)
 // Where the frame is, for the tracer's sites and warnings.
-#define LOCATION() \
-  (numpy_shim::Location{code, static_cast<int>(here - first_instr), f.globals})
+#define INSTR_INDEX() (static_cast<int>(*f.prev_instr - first_instr))
+#define LOCATION() (numpy_shim::Location{code, INSTR_INDEX(), f.globals})
 // Replaces every lazy value of the evaluated frames by its value.
-#define MATERIALIZE_FRAMES(reason, detail)                                                    \
-  do {                                                                                         \
-    if (materialize_frames(numpy_shim::Reason::reason, LOCATION(), detail, sp) < 0) goto error; \
+#define MATERIALIZE_FRAMES(reason, detail)                                                     \
+  do {                                                                                          \
+    if (NPY_UNLIKELY(materialize_frames(numpy_shim::Reason::reason, LOCATION(), detail, sp) < 0)) { \
+      goto error;                                                                               \
+    }                                                                                           \
   } while (0)
 // For an operation on the top two values (BINARY_OP, COMPARE_OP) with a
 // NumPy operand: the tracer's result replaces them and the instruction ends
 // here; otherwise the expression is true when an operand was NumPy's (lazy,
-// or an array) and the operation was not traced.
+// or an array) and the operation was not traced. With no lazy value alive,
+// arrays too small to trace leave it false at once (nothing to compute
+// first, nothing for numpy_shim to do).
 #define TRACE_TOP_PAIR(trace)                                                   \
-  (numpy_shim::g_ndarray_type && is_numpy_pair(SECOND(), TOP()) && ({          \
+  (numpy_shim::g_ndarray_type && is_numpy_pair(SECOND(), TOP()) &&             \
+   (numpy_shim::g_live_lazies || numpy_shim::may_trace_either(SECOND(), TOP())) && \
+   ({                                                                          \
      PyObject* traced_ = trace(oparg, SECOND(), TOP(), LOCATION());            \
      if (traced_) {                                                            \
        PyObject* right_ = POP();                                               \
@@ -278,12 +367,14 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
        SKIP_CACHES();                                                          \
        DISPATCH();                                                             \
      }                                                                         \
-     if (PyErr_Occurred()) goto error;                                         \
+     if (NPY_UNLIKELY(ERROR_SET())) goto error;                                \
      true;                                                                     \
    }))
+// PyErr_Occurred() without looking the thread state up again.
+#define ERROR_SET() (tstate->curexc_type != nullptr)
 #define CHECK_EVAL_BREAKER()                                       \
   do {                                                             \
-    if (*eval_breaker && npy_handle_eval_breaker(tstate) != 0) goto error; \
+    if (NPY_UNLIKELY(*eval_breaker && npy_handle_eval_breaker(tstate) != 0)) goto error; \
   } while (0)
 
   // While lazy values exist, instructions that may have to materialize
@@ -307,6 +398,13 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       const bool direct = targets[op] == &&op_unknown || use == LazyUse::kPasses || use == LazyUse::kTraces;
       lazy_targets[op] = direct ? targets[op] : &&materialize_lazies;
     }
+    // Instructions CPython's evaluator specialised in code it also ran are
+    // read back to their base instruction, off the common path.
+    for (int op = 0; op < 256; ++op) {
+      if (targets[op] == &&op_unknown && targets[base_opcode[op]] != &&op_unknown) {
+        targets[op] = lazy_targets[op] = &&specialized;
+      }
+    }
     targets_ready = true;
   }
 
@@ -318,8 +416,19 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   DISPATCH();
   {
       TARGET(NOP)
+        DISPATCH();
+
       TARGET(PRECALL)  // a specialisation hook only; CALL handles both layouts
         SKIP_CACHES();
+        // CALL follows: run it without a dispatch of its own, unless a
+        // tracer may want to see it as an instruction of its own.
+        if (_Py_OPCODE(*next_instr) == CALL && !cframe.use_tracing) {
+          *f.prev_instr = next_instr;
+          opcode = CALL;
+          oparg = _Py_OPARG(*next_instr);
+          ++next_instr;
+          goto op_CALL;
+        }
         DISPATCH();
 
       TARGET(RESUME)
@@ -328,8 +437,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(EXTENDED_ARG) {
         oparg = (oparg << 8) | _Py_OPARG(*next_instr);
-        opcode = base_opcode[_Py_OPCODE(*next_instr)];
-        here = next_instr;
+        opcode = _Py_OPCODE(*next_instr);
         *f.prev_instr = next_instr;
         ++next_instr;
         goto* (numpy_shim::g_live_lazies ? lazy_targets : targets)[opcode];
@@ -406,7 +514,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
               TOP() = traced;
               DISPATCH();
             }
-            if (PyErr_Occurred()) goto error;
+            if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
             if (numpy_shim::is_lazy(operand)) MATERIALIZE_FRAMES(k_operation, kOpcodeInfos[opcode].name);
           }
         }
@@ -416,7 +524,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
                                                    : invert(value);
         Py_DECREF(value);
         TOP() = res;
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         DISPATCH();
       }
 
@@ -433,11 +541,13 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(BINARY_OP) {
+        bool numpy_operand = false;
         if (TRACE_TOP_PAIR(numpy_shim::trace_binary_operator)) {
           // Not traced: lazy operands are computed, an in-place operator
           // must not write what a pending region reads, and what NumPy
           // warns of here must come after the pending region's warnings.
           if (numpy_shim::g_live_lazies) MATERIALIZE_FRAMES(k_operation, "operator");
+          numpy_operand = true;
         } else if (numpy_shim::g_live_lazies && numpy_shim::g_ndarray_type &&
                    (numpy_shim::is_numpy_scalar(SECOND()) || numpy_shim::is_numpy_scalar(TOP()))) {
           // NumPy's scalar math warns here (overflow...): after the pending
@@ -446,11 +556,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         }
         PyObject* rhs = POP();
         PyObject* lhs = TOP();
-        PyObject* res = binary_op(oparg, lhs, rhs);
+        PyObject* res = numpy_operand ? binary_op(oparg, lhs, rhs) : plain_binary_op(oparg, lhs, rhs);
         Py_DECREF(lhs);
         Py_DECREF(rhs);
         TOP() = res;
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         SKIP_CACHES();
         DISPATCH();
       }
@@ -466,7 +576,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(left);
         Py_DECREF(right);
         TOP() = res;
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         SKIP_CACHES();
         DISPATCH();
       }
@@ -487,7 +597,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const int found = PySequence_Contains(right, left);
         Py_DECREF(left);
         Py_DECREF(right);
-        if (found < 0) goto error;
+        if (NPY_UNLIKELY(found < 0)) goto error;
         PUSH(new_bool(found ^ oparg));
         DISPATCH();
       }
@@ -503,7 +613,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             SKIP_CACHES();
             DISPATCH();
           }
-          if (PyErr_Occurred()) goto error;
+          if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
           MATERIALIZE_FRAMES(k_operation, "subscript");
         }
         PyObject* sub = POP();
@@ -512,7 +622,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(container);
         Py_DECREF(sub);
         TOP() = res;
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         SKIP_CACHES();
         DISPATCH();
       }
@@ -538,7 +648,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(value);
         Py_DECREF(container);
         Py_DECREF(sub);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         SKIP_CACHES();
         DISPATCH();
       }
@@ -550,7 +660,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const int err = PyObject_DelItem(container, sub);
         Py_DECREF(container);
         Py_DECREF(sub);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -563,15 +673,15 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(stop);
         Py_XDECREF(step);
         TOP() = slice;
-        if (!slice) goto error;
+        if (NPY_UNLIKELY(!slice)) goto error;
         DISPATCH();
       }
 
       TARGET(GET_LEN) {
         const Py_ssize_t n = PyObject_Length(TOP());
-        if (n < 0) goto error;
+        if (NPY_UNLIKELY(n < 0)) goto error;
         PyObject* len = PyLong_FromSsize_t(n);
-        if (!len) goto error;
+        if (NPY_UNLIKELY(!len)) goto error;
         PUSH(len);
         DISPATCH();
       }
@@ -581,7 +691,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* it = PyObject_GetIter(iterable);
         Py_DECREF(iterable);
         TOP() = it;
-        if (!it) goto error;
+        if (NPY_UNLIKELY(!it)) goto error;
         DISPATCH();
       }
 
@@ -593,7 +703,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           DISPATCH();
         }
         if (PyErr_Occurred()) {
-          if (!PyErr_ExceptionMatches(PyExc_StopIteration)) goto error;
+          if (NPY_UNLIKELY(!PyErr_ExceptionMatches(PyExc_StopIteration))) goto error;
           if (tstate->c_tracefunc) npy_trace_exception(tstate, frame);
           PyErr_Clear();
         }
@@ -626,7 +736,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           truth = PyObject_IsTrue(cond);
         }
         Py_DECREF(cond);
-        if (truth < 0) goto error;
+        if (NPY_UNLIKELY(truth < 0)) goto error;
         const bool jump_if = opcode == POP_JUMP_FORWARD_IF_TRUE || opcode == POP_JUMP_BACKWARD_IF_TRUE;
         if ((truth != 0) == jump_if) {
           if (opcode == POP_JUMP_FORWARD_IF_FALSE || opcode == POP_JUMP_FORWARD_IF_TRUE) {
@@ -662,7 +772,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       TARGET(JUMP_IF_TRUE_OR_POP) {
         PyObject* cond = TOP();
         const int truth = cond == Py_True ? 1 : cond == Py_False ? 0 : PyObject_IsTrue(cond);
-        if (truth < 0) goto error;
+        if (NPY_UNLIKELY(truth < 0)) goto error;
         if ((truth != 0) == (opcode == JUMP_IF_TRUE_OR_POP)) {
           JUMPBY(oparg);
         } else {
@@ -673,8 +783,15 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(LOAD_GLOBAL) {
-        PyObject* value = load_global(f.globals, f.builtins, PyTuple_GET_ITEM(names_tuple, oparg >> 1));
-        if (!value) goto error;
+        GlobalCacheEntry* cache = global_caches ? &global_caches[oparg >> 1] : nullptr;
+        PyObject* value;
+        if (NPY_LIKELY(cache && cache->globals_tag == dict_tag(f.globals) &&
+                       cache->builtins_tag == dict_tag(f.builtins))) {
+          value = Py_NewRef(cache->value);
+        } else {
+          value = load_global(f.globals, f.builtins, PyTuple_GET_ITEM(names_tuple, oparg >> 1), cache);
+          if (NPY_UNLIKELY(!value)) goto error;
+        }
         if (oparg & 1) PUSH(nullptr);
         PUSH(value);
         SKIP_CACHES();
@@ -685,7 +802,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* value = POP();
         const int err = PyDict_SetItem(f.globals, PyTuple_GET_ITEM(names_tuple, oparg), value);
         Py_DECREF(value);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -709,9 +826,9 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         }
         PyObject* value = mapping_lookup(f.locals, name);
         if (!value) {
-          if (PyErr_Occurred()) goto error;
-          value = load_global(f.globals, f.builtins, name);
-          if (!value) goto error;
+          if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
+          value = load_global(f.globals, f.builtins, name, nullptr);
+          if (NPY_UNLIKELY(!value)) goto error;
         }
         PUSH(value);
         DISPATCH();
@@ -727,7 +844,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         }
         const int err = mapping_store(f.locals, name, value);
         Py_DECREF(value);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -746,7 +863,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(MAKE_CELL) {
         PyObject* cell = PyCell_New(GETLOCAL(oparg));
-        if (!cell) goto error;
+        if (NPY_UNLIKELY(!cell)) goto error;
         SETLOCAL(oparg, cell);
         DISPATCH();
       }
@@ -776,7 +893,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       TARGET(LOAD_CLASSDEREF) {
         PyObject* value = mapping_lookup(f.locals, PyTuple_GET_ITEM(code->co_localsplusnames, oparg));
         if (!value) {
-          if (PyErr_Occurred()) goto error;
+          if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
           value = PyCell_GET(GETLOCAL(oparg));
           if (!value) {
             raise_unbound_cell(code, oparg);
@@ -818,13 +935,18 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             SKIP_CACHES();
             DISPATCH();
           }
-          if (PyErr_Occurred()) goto error;
+          if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
           MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(PyTuple_GET_ITEM(names_tuple, oparg)));
         }
         PyObject* owner = TOP();
-        PyObject* res = load_attr(owner, PyTuple_GET_ITEM(names_tuple, oparg),
-                                  attr_caches ? &attr_caches[here - first_instr] : nullptr);
-        if (!res) goto error;
+        AttrCacheEntry* cache = attr_caches ? &attr_caches[INSTR_INDEX()] : nullptr;
+        PyObject* res;
+        if (NPY_LIKELY(cache && Py_TYPE(owner) == &PyModule_Type && module_cache_holds(cache, owner))) {
+          res = Py_NewRef(cache->value);
+        } else {
+          res = load_attr(owner, PyTuple_GET_ITEM(names_tuple, oparg), cache);
+          if (NPY_UNLIKELY(!res)) goto error;
+        }
         Py_DECREF(owner);
         TOP() = res;
         SKIP_CACHES();
@@ -845,10 +967,18 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(name));
         }
         PyObject* owner = TOP();
+        AttrCacheEntry* cache = attr_caches ? &attr_caches[INSTR_INDEX()] : nullptr;
+        // load_method's cache hit for a type whose instances have no dict.
+        if (NPY_LIKELY(cache && cache->method && cache->shared_keys_entries < 0 &&
+                       cache_holds_for(cache, Py_TYPE(owner)))) {
+          TOP() = Py_NewRef(cache->method);
+          PUSH(owner);
+          SKIP_CACHES();
+          DISPATCH();
+        }
         PyObject* meth = nullptr;
-        const int is_method = load_method(owner, PyTuple_GET_ITEM(names_tuple, oparg), &meth,
-                                          attr_caches ? &attr_caches[here - first_instr] : nullptr);
-        if (!meth) goto error;
+        const int is_method = load_method(owner, PyTuple_GET_ITEM(names_tuple, oparg), &meth, cache);
+        if (NPY_UNLIKELY(!meth)) goto error;
         if (is_method) {  // [meth, self]: the call passes self first
           TOP() = meth;
           PUSH(owner);
@@ -868,7 +998,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const int err = PyObject_SetAttr(owner, PyTuple_GET_ITEM(names_tuple, oparg), value);
         Py_DECREF(value);
         Py_DECREF(owner);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         SKIP_CACHES();
         DISPATCH();
       }
@@ -877,7 +1007,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* owner = POP();
         const int err = PyObject_SetAttr(owner, PyTuple_GET_ITEM(names_tuple, oparg), nullptr);
         Py_DECREF(owner);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -893,41 +1023,29 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
         PyObject** args = sp - total_args;
         PyObject* res = nullptr;
+        // active.callee_takes_lazy is false here: set only for the call below.
         if (numpy_shim::g_ndarray_type) {
-          const bool is_function = PyFunction_Check(callable);
-          if (!is_function || numpy_shim::creates_without_arrays(callable)) {
+          if (!PyFunction_Check(callable) || numpy_shim::creates_without_arrays(callable)) {
             res = numpy_shim::trace_call(callable, args, total_args - nkw, kwnames, LOCATION());
-            if (!res && PyErr_Occurred()) goto error;
+            if (NPY_UNLIKELY(!res && ERROR_SET())) goto error;
+          } else {
+            // A function npython runs may take lazy arguments and return a
+            // lazy value: fusion goes on across the call.
+            active.callee_takes_lazy =
+                evaluates_calls_to(tstate, reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(callable)));
           }
-          // A function npython runs may take lazy arguments and return a
-          // lazy value: fusion goes on across the call.
-          const bool evaluated_callee =
-              is_function &&
-              evaluates_calls_to(tstate, reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(callable)));
-          active.callee_takes_lazy = evaluated_callee;
-          if (!res && !evaluated_callee && numpy_shim::g_live_lazies) {
-            bool lazy_args = false;
-            for (int i = 0; i < total_args; ++i) lazy_args = lazy_args || numpy_shim::is_lazy(args[i]);
-            if (lazy_args || !numpy_shim::call_keeps_region_pending(callable, kwnames)) {
-              const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);
-              if (fallback) numpy_shim::note_fallback(callable, LOCATION());
-              if (fallback) {
-                MATERIALIZE_FRAMES(k_fallback, nullptr);
-              } else {
-                MATERIALIZE_FRAMES(k_call, nullptr);
-              }
-              callable = PEEK(total_args + 1);
-            }
+          if (NPY_UNLIKELY(numpy_shim::g_live_lazies) && !res && !active.callee_takes_lazy) {
+            if (materialize_for_call(callable, args, total_args, kwnames, LOCATION(), sp) < 0) goto error;
+            callable = PEEK(total_args + 1);
           }
         }
-        if (!res && numpy_shim::default_float32()) {
+        if (NPY_UNLIKELY(numpy_shim::default_float32()) && !res) {
           res = numpy_shim::call_with_default_float(callable, args, total_args - nkw, kwnames);
           if (!res && PyErr_Occurred()) goto call_done;
         }
         if (!res) {
-          res = PyObject_Vectorcall(
-              callable, args, static_cast<size_t>(total_args - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET,
-              kwnames);
+          res = vectorcall(tstate, callable, args,
+                           static_cast<size_t>(total_args - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
           active.callee_takes_lazy = false;
         }
       call_done:
@@ -936,7 +1054,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         for (int i = 0; i < total_args; ++i) Py_DECREF(args[i]);
         sp -= total_args + 2 - is_method;
         PUSH(res);
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         SKIP_CACHES();
         CHECK_EVAL_BREAKER();
         DISPATCH();
@@ -984,7 +1102,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_XDECREF(kwargs);
         --sp;  // the NULL below the callable
         TOP() = result;
-        if (!result) goto error;
+        if (NPY_UNLIKELY(!result)) goto error;
         CHECK_EVAL_BREAKER();
         DISPATCH();
       }
@@ -993,7 +1111,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* code_obj = POP();
         auto* func = reinterpret_cast<PyFunctionObject*>(PyFunction_New(code_obj, f.globals));
         Py_DECREF(code_obj);
-        if (!func) goto error;
+        if (NPY_UNLIKELY(!func)) goto error;
         if (oparg & 0x08) func->func_closure = POP();
         if (oparg & 0x04) func->func_annotations = POP();
         if (oparg & 0x02) func->func_kwdefaults = POP();
@@ -1013,7 +1131,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           // tracer will look at them): the region need not write them out.
           if (!cframe.use_tracing) release_lazy_locals(localsplus, code->co_nlocalsplus);
           PyObject* value = numpy_shim::materialize(TOP(), numpy_shim::Reason::k_returned, LOCATION(), nullptr);
-          if (!value) goto error;
+          if (NPY_UNLIKELY(!value)) goto error;
           Py_SETREF(TOP(), value);
         }
         retval = POP();
@@ -1029,7 +1147,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(BUILD_TUPLE) {
         PyObject* tuple = PyTuple_New(oparg);
-        if (!tuple) goto error;
+        if (NPY_UNLIKELY(!tuple)) goto error;
         while (--oparg >= 0) PyTuple_SET_ITEM(tuple, oparg, POP());
         PUSH(tuple);
         DISPATCH();
@@ -1037,7 +1155,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(BUILD_LIST) {
         PyObject* list = PyList_New(oparg);
-        if (!list) goto error;
+        if (NPY_UNLIKELY(!list)) goto error;
         while (--oparg >= 0) PyList_SET_ITEM(list, oparg, POP());
         PUSH(list);
         DISPATCH();
@@ -1047,7 +1165,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* list = POP();
         PyObject* tuple = PyList_AsTuple(list);
         Py_DECREF(list);
-        if (!tuple) goto error;
+        if (NPY_UNLIKELY(!tuple)) goto error;
         PUSH(tuple);
         DISPATCH();
       }
@@ -1056,7 +1174,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* value = POP();
         const int err = PyList_Append(PEEK(oparg), value);
         Py_DECREF(value);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -1080,7 +1198,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(BUILD_SET) {
         PyObject* set = PySet_New(nullptr);
-        if (!set) goto error;
+        if (NPY_UNLIKELY(!set)) goto error;
         int err = 0;
         for (int i = oparg; i > 0; --i) {
           PyObject* item = PEEK(i);
@@ -1100,7 +1218,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* value = POP();
         const int err = PySet_Add(PEEK(oparg), value);
         Py_DECREF(value);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -1108,13 +1226,13 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* iterable = POP();
         const int err = _PySet_Update(PEEK(oparg), iterable);
         Py_DECREF(iterable);
-        if (err < 0) goto error;
+        if (NPY_UNLIKELY(err < 0)) goto error;
         DISPATCH();
       }
 
       TARGET(BUILD_MAP) {
         PyObject* map = _PyDict_NewPresized(oparg);
-        if (!map) goto error;
+        if (NPY_UNLIKELY(!map)) goto error;
         for (int i = 0; i < oparg; ++i) {
           if (PyDict_SetItem(map, PEEK(2 * (oparg - i)), PEEK(2 * (oparg - i) - 1)) < 0) {
             Py_DECREF(map);
@@ -1133,7 +1251,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           goto error;
         }
         PyObject* map = _PyDict_NewPresized(oparg);
-        if (!map) goto error;
+        if (NPY_UNLIKELY(!map)) goto error;
         for (int i = 0; i < oparg; ++i) {
           if (PyDict_SetItem(map, PyTuple_GET_ITEM(keys, i), PEEK(oparg + 1 - i)) < 0) {
             Py_DECREF(map);
@@ -1151,7 +1269,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const int err = PyDict_SetItem(PEEK(oparg), key, value);
         Py_DECREF(key);
         Py_DECREF(value);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -1182,7 +1300,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(BUILD_STRING) {
         PyObject* str = _PyUnicode_JoinArray(names().empty, sp - oparg, oparg);
-        if (!str) goto error;
+        if (NPY_UNLIKELY(!str)) goto error;
         while (--oparg >= 0) Py_DECREF(POP());
         PUSH(str);
         DISPATCH();
@@ -1214,7 +1332,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* result = PyObject_Format(value, spec);
         Py_DECREF(value);
         Py_XDECREF(spec);
-        if (!result) goto error;
+        if (NPY_UNLIKELY(!result)) goto error;
         PUSH(result);
         DISPATCH();
       }
@@ -1256,14 +1374,14 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(level);
         Py_DECREF(fromlist);
         TOP() = res;
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         DISPATCH();
       }
 
       TARGET(IMPORT_FROM) {
         PyObject* res = import_from(TOP(), PyTuple_GET_ITEM(names_tuple, oparg));
         PUSH(res);
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         DISPATCH();
       }
 
@@ -1278,7 +1396,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         }
         const int err = import_all_from(f.locals, module);
         Py_DECREF(module);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -1306,12 +1424,12 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           Py_DECREF(existing);
           DISPATCH();
         }
-        if (PyErr_Occurred()) goto error;
+        if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
         PyObject* annotations = PyDict_New();
-        if (!annotations) goto error;
+        if (NPY_UNLIKELY(!annotations)) goto error;
         const int err = mapping_store(f.locals, names().annotations, annotations);
         Py_DECREF(annotations);
-        if (err) goto error;
+        if (NPY_UNLIKELY(err)) goto error;
         DISPATCH();
       }
 
@@ -1325,7 +1443,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         }
         PyObject* res = PyObject_CallOneArg(hook, value);
         Py_DECREF(value);
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         Py_DECREF(res);
         DISPATCH();
       }
@@ -1356,7 +1474,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(mgr);
         PyObject* res = PyObject_CallNoArgs(enter);
         Py_DECREF(enter);
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         PUSH(res);
         DISPATCH();
       }
@@ -1370,7 +1488,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* exit_func = PEEK(4);
         PyObject* stack[4] = {nullptr, exc, val, tb};
         PyObject* res = PyObject_Vectorcall(exit_func, stack + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
-        if (!res) goto error;
+        if (NPY_UNLIKELY(!res)) goto error;
         PUSH(res);
         DISPATCH();
       }
@@ -1413,7 +1531,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* rest = nullptr;
         const int err = exception_group_match(exc_value, match_type, &match, &rest);
         Py_DECREF(match_type);
-        if (err < 0) goto error;
+        if (NPY_UNLIKELY(err < 0)) goto error;
         if (match == Py_None) {
           Py_DECREF(rest);
           PUSH(match);
@@ -1433,7 +1551,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* val = prepare_reraise_star(orig, excs);
         Py_DECREF(excs);
         Py_DECREF(orig);
-        if (!val) goto error;
+        if (NPY_UNLIKELY(!val)) goto error;
         PUSH(val);
         DISPATCH();
       }
@@ -1443,11 +1561,15 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* exc = nullptr;
         if (oparg == 2) cause = POP();
         if (oparg >= 1) exc = POP();
-        if (do_raise(tstate, exc, cause)) goto exception_unwind;
+        if (do_raise(tstate, exc, cause)) {
+          unwind_from = *f.prev_instr;
+          goto exception_unwind;
+        }
         goto error;
       }
 
       TARGET(RERAISE) {
+        unwind_from = *f.prev_instr;
         if (oparg) {
           PyObject* lasti = PEEK(oparg + 1);
           if (!PyLong_Check(lasti)) {
@@ -1472,7 +1594,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(MATCH_KEYS) {
         PyObject* values = match_keys(SECOND(), TOP());
-        if (!values) goto error;
+        if (NPY_UNLIKELY(!values)) goto error;
         PUSH(values);
         DISPATCH();
       }
@@ -1485,13 +1607,17 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(kw);
         Py_DECREF(type);
         if (!attrs) {
-          if (PyErr_Occurred()) goto error;
+          if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
           attrs = Py_NewRef(Py_None);
         }
         TOP() = attrs;
         Py_DECREF(subject);
         DISPATCH();
       }
+
+    specialized:
+      opcode = base_opcode[opcode];
+      goto* (numpy_shim::g_live_lazies ? lazy_targets : targets)[opcode];
 
     materialize_lazies: {
       // Lazy values exist and this instruction may be where they must be
@@ -1537,14 +1663,16 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         sp = localsplus + *f.stacktop;
         *f.stacktop = -1;
         if (err) {
-          here = next_instr;
-          goto error;
+          unwind_from = next_instr;
+          goto error_unwind_from;
         }
         next_instr = *f.prev_instr;
       }
       FETCH_AND_JUMP();
 
   error:
+    unwind_from = *f.prev_instr;
+  error_unwind_from:
     kwnames = nullptr;
     if (!PyErr_Occurred()) {
       PyErr_SetString(PyExc_SystemError, "error return without exception set");
@@ -1567,7 +1695,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
   exception_unwind: {
     Handler handler;
-    if (!find_handler(code, static_cast<int>(here - first_instr), &handler)) {
+    if (!find_handler(code, static_cast<int>(unwind_from - first_instr), &handler)) {
       while (sp > stack_base) Py_XDECREF(POP());
       *f.stacktop = static_cast<int>(sp - localsplus);
       if (cframe.use_tracing) npy_trace_return(tstate, frame, nullptr);  // already unwinding
@@ -1612,6 +1740,8 @@ exit_unwind:
 #undef SKIP_CACHES
 #undef JUMPBY
 #undef CHECK_EVAL_BREAKER
+#undef ERROR_SET
+#undef INSTR_INDEX
 #undef LOCATION
 #undef TRACE_TOP_PAIR
 #undef MATERIALIZE_FRAMES

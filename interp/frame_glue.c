@@ -13,6 +13,7 @@
 #include "internal/pycore_dict.h"
 #include "internal/pycore_frame.h"
 #include "internal/pycore_interp.h"
+#include "internal/pycore_moduleobject.h"
 #include "internal/pycore_object.h"
 #include "internal/pycore_opcode.h"
 #include "internal/pycore_pystate.h"
@@ -31,6 +32,20 @@ void npy_frame_fields_get(npy_frame *frame, npy_frame_fields *out) {
   out->localsplus = frame->localsplus;
   out->prev_instr = &frame->prev_instr;
   out->stacktop = &frame->stacktop;
+}
+
+PyCodeObject *npy_frame_code(npy_frame *frame) { return frame->f_code; }
+
+/* Objects/codeobject.c: _PyCodeObjectExtra, the block co_extra points to
+ * (private to that file in 3.11), and _PyCode_GetExtra's reading of it. */
+typedef struct {
+  Py_ssize_t ce_size;
+  void *ce_extras[1];
+} npy_code_object_extra;
+
+void *npy_code_extra(PyCodeObject *code, Py_ssize_t index) {
+  npy_code_object_extra *extra = (npy_code_object_extra *)code->co_extra;
+  return extra != NULL && index < extra->ce_size ? extra->ce_extras[index] : NULL;
 }
 
 /* Python/ceval.c, _PyEval_EvalFrameDefault's prologue. */
@@ -274,5 +289,11 @@ Py_ssize_t npy_shared_keys_entries(PyTypeObject *type) {
 }
 
 int npy_has_inline_values(PyObject *obj) { return *_PyObject_ValuesPointer(obj) != NULL; }
+
+PyObject *npy_module_dict(PyObject *module) { return ((PyModuleObject *)module)->md_dict; }
+
+int npy_dict_has_str_keys(PyObject *dict) {
+  return DK_IS_UNICODE(((PyDictObject *)dict)->ma_keys);
+}
 
 PyObject *npy_original_import_func(PyThreadState *tstate) { return tstate->interp->import_func; }

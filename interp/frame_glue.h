@@ -28,6 +28,13 @@ typedef struct {
 
 void npy_frame_fields_get(npy_frame *frame, npy_frame_fields *out);
 
+/* The frame's code object alone. */
+PyCodeObject *npy_frame_code(npy_frame *frame);
+
+/* What _PyCode_GetExtra(code, index, &out) stores in out, for a valid
+ * index, read without the call: the hook reads it for every frame. */
+void *npy_code_extra(PyCodeObject *code, Py_ssize_t index);
+
 /* Links `frame` under `cframe` as CPython's evaluator does on entry (the
  * frame becomes the thread's current frame) and unlinks it on exit. */
 void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, _PyCFrame *cframe);
@@ -89,6 +96,13 @@ Py_ssize_t npy_shared_keys_entries(PyTypeObject *type);
 /* Whether a "managed dict" object still keeps its attributes inline (its
  * dict has not been made real). */
 int npy_has_inline_values(PyObject *obj);
+
+/* The dict of a module (an object of the module type or a subclass). */
+PyObject *npy_module_dict(PyObject *module);
+
+/* Whether every key of the dict is an exact str: looking a str up in it
+ * then calls no Python code (no key's __eq__). */
+int npy_dict_has_str_keys(PyObject *dict);
 
 /* The builtins' original __import__, for the fast import path. */
 PyObject *npy_original_import_func(PyThreadState *tstate);

@@ -100,30 +100,38 @@ void init_policy(Scope scope) {
   }
 }
 
-Decision decide(PyThreadState* tstate, npy_frame* frame, int throwflag) {
-  if (throwflag || npy_frame_owned_by_generator(frame)) return {Handover::kGenerator, nullptr};
-  if (tstate->cframe->use_tracing) return {Handover::kTracing, nullptr};
-  npy_frame_fields fields;
-  npy_frame_fields_get(frame, &fields);
-  PyObject* code = reinterpret_cast<PyObject*>(fields.code);
-  void* stored = nullptr;
-  if (g_code_extra_index >= 0 && _PyCode_GetExtra(code, g_code_extra_index, &stored) == 0 && stored) {
-    auto* info = static_cast<CodeInfo*>(stored);
-    return {info->handover, info};
-  }
-  const Handover handover = decide_code(fields.code);
+namespace {
+
+// The first frame of a code object: decides, and keeps the decision (with
+// the caches) in the code object's extra slot.
+[[gnu::noinline]] Decision decide_first(PyCodeObject* code) {
+  const Handover handover = decide_code(code);
   if (g_code_extra_index < 0) return {handover, nullptr};
   auto info = std::make_unique<CodeInfo>();
   info->handover = handover;
   if (handover == Handover::kNone) {
     info->attr_caches = std::make_unique<AttrCacheEntry[]>(static_cast<std::size_t>(Py_SIZE(code)));
+    info->global_caches =
+        std::make_unique<GlobalCacheEntry[]>(static_cast<std::size_t>(PyTuple_GET_SIZE(code->co_names)));
   }
-  if (_PyCode_SetExtra(code, g_code_extra_index, info.get()) < 0) {
+  if (_PyCode_SetExtra(reinterpret_cast<PyObject*>(code), g_code_extra_index, info.get()) < 0) {
     PyErr_Clear();
     return {handover, nullptr};
   }
   CodeInfo* kept = info.release();  // owned by the code object from now on
   return {handover, kept};
+}
+
+}  // namespace
+
+Decision decide(PyThreadState* tstate, npy_frame* frame, int throwflag) {
+  if (throwflag || npy_frame_owned_by_generator(frame)) return {Handover::kGenerator, nullptr};
+  if (tstate->cframe->use_tracing) return {Handover::kTracing, nullptr};
+  PyCodeObject* code = npy_frame_code(frame);
+  if (g_code_extra_index >= 0) {
+    if (auto* info = static_cast<CodeInfo*>(npy_code_extra(code, g_code_extra_index))) return {info->handover, info};
+  }
+  return decide_first(code);
 }
 
 bool evaluates_calls_to(PyThreadState* tstate, PyCodeObject* code) {

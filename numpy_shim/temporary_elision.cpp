@@ -9,11 +9,17 @@
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include "numpy_shim/array_size.h"
+#include "numpy_shim/tracer.h"
+
 namespace npy::numpy_shim {
 namespace {
 
 // NumPy's own threshold: below it a new allocation is cheaper than the check.
 constexpr npy_intp kMinElideBytes = 256 * 1024;
+// Elided arrays have kinds b, i, u, f, of at most 16 bytes an element: all
+// are large enough to be traced (see may_elide).
+static_assert(kMinElideBytes / 16 >= kMinTracedElements);
 
 struct InPlaceOp {
   binaryfunc in_place;
@@ -38,13 +44,20 @@ InPlaceOp in_place_op(int op) {
 
 // An array only the evaluator's stack refers to, whose memory may be
 // overwritten without anyone seeing it.
-bool is_unshared_temporary(PyObject* obj, const char* kinds) {
+// An array only the evaluator's stack refers to, large enough for NumPy to
+// elide it: looked at first, since most operands are not.
+bool is_large_temporary(PyObject* obj) {
   if (Py_REFCNT(obj) != 1 || Py_TYPE(obj) != g_ndarray_type) return false;
   auto* array = reinterpret_cast<PyArrayObject*>(obj);
-  return std::strchr(kinds, PyArray_DESCR(array)->kind) &&
-         PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
-         PyArray_ISWRITEABLE(array) && !PyArray_CHKFLAGS(array, NPY_ARRAY_WRITEBACKIFCOPY) &&
-         PyArray_NBYTES(array) >= kMinElideBytes;
+  return element_count(array) * PyArray_ITEMSIZE(array) >= kMinElideBytes;
+}
+
+// A large temporary whose memory may be overwritten without anyone seeing it.
+bool is_unshared_temporary(PyObject* obj, const char* kinds) {
+  if (!is_large_temporary(obj)) return false;
+  auto* array = reinterpret_cast<PyArrayObject*>(obj);
+  return std::strchr(kinds, PyArray_DESCR(array)->kind) && PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
+         PyArray_ISWRITEABLE(array) && !PyArray_CHKFLAGS(array, NPY_ARRAY_WRITEBACKIFCOPY);
 }
 
 // Whether `target <op>= other` computes what `target <op> other` would, for
@@ -79,9 +92,9 @@ int same_result_in_place(PyObject* target, PyObject* other) {
   return same;
 }
 
-}  // namespace
-
-PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs) {
+// binary_op_into_temporary once an operand may be elided; out of line, so
+// that the check alone stays cheap.
+[[gnu::noinline]] PyObject* elide_binary_op(int op, PyObject* lhs, PyObject* rhs) {
   const InPlaceOp in_place = in_place_op(op);
   if (!in_place.in_place) return nullptr;
   PyObject* target = nullptr;
@@ -103,6 +116,13 @@ PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs) {
   }
   if (!same) return nullptr;
   return in_place.in_place(target, other);
+}
+
+}  // namespace
+
+PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs) {
+  if (!is_large_temporary(lhs) && !is_large_temporary(rhs)) return nullptr;
+  return elide_binary_op(op, lhs, rhs);
 }
 
 PyObject* unary_op_into_temporary(UnaryOp op, PyObject* operand) {

@@ -14,7 +14,9 @@
 
 namespace npy::numpy_shim {
 
-// Whether an operation on these operands may be one NumPy elides.
+// Whether an operation on these operands may be one NumPy elides. Only
+// operands the tracer may take (tracer.h, may_trace_either) can be elided:
+// the evaluator asks here only after asking there.
 inline bool may_elide(PyObject* lhs, PyObject* rhs) {
   return g_ndarray_type && (Py_TYPE(lhs) == g_ndarray_type || Py_TYPE(rhs) == g_ndarray_type);
 }

@@ -29,6 +29,7 @@
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include "numpy_shim/array_size.h"
 #include "numpy_shim/numpy_dtypes.h"
 
 namespace npy::numpy_shim {
@@ -38,10 +39,6 @@ using jit::DType;
 using jit::Op;
 using jit::Shape;
 
-// Arrays smaller than this are left to NumPy unless a lazy value is involved:
-// a region's fixed cost exceeds what fusing saves on them (bench/seeds/
-// small_arrays.py breaks even near 2,000 float64 elements on a 2-core machine).
-constexpr npy_intp kMinTracedElements = 1 << 11;
 // A trace longer than this is computed before it grows further.
 constexpr std::size_t kMaxRegionNodes = 512;
 
@@ -131,9 +128,9 @@ bool classify(PyObject* o, Operand& out) {
 // Whether an object may start or extend a region: a lazy value, or an
 // array big enough to trace. Everything else is answered here, before any
 // work, so that small-array code pays next to nothing.
-bool may_trace(PyObject* o) {
+[[gnu::always_inline]] inline bool may_trace(PyObject* o) {
   if (is_lazy(o)) return true;
-  return Py_TYPE(o) == &PyArray_Type && PyArray_SIZE(reinterpret_cast<PyArrayObject*>(o)) >= kMinTracedElements;
+  return Py_TYPE(o) == &PyArray_Type && element_count(reinterpret_cast<PyArrayObject*>(o)) >= kMinTracedElements;
 }
 
 // NumPy's error state and the warnings filters allow deferring reports.
@@ -1518,8 +1515,13 @@ PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& wh
   return record_view(x, std::move(shape), std::move(form), element, where);
 }
 
-PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where) {
-  if (!may_trace(lhs) && !may_trace(rhs)) return nullptr;
+namespace {
+
+// The recording halves of the trace_* entry points, kept out of line so
+// that an operation on small arrays, answered by may_trace alone, pays for
+// none of their set-up.
+[[gnu::noinline]] PyObject* record_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs,
+                                                   const Location& where) {
   const Op op = operator_op(nb_op);
   if (op == Op::input) return nullptr;
   const bool in_place = nb_op >= NB_INPLACE_ADD;
@@ -1538,8 +1540,7 @@ PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const L
   return record_elementwise(op, ops, 2, std::move(form), where, in_place ? lhs : nullptr);
 }
 
-PyObject* trace_compare(int compare, PyObject* lhs, PyObject* rhs, const Location& where) {
-  if (!may_trace(lhs) && !may_trace(rhs)) return nullptr;
+[[gnu::noinline]] PyObject* record_compare(int compare, PyObject* lhs, PyObject* rhs, const Location& where) {
   const Op op = compare_op(compare);
   Operand a, b;
   if (op == Op::input || !classify(lhs, a) || !classify(rhs, b)) return nullptr;
@@ -1553,8 +1554,8 @@ PyObject* trace_compare(int compare, PyObject* lhs, PyObject* rhs, const Locatio
   return record_elementwise(op, ops, 2, std::move(form), where, nullptr);
 }
 
-PyObject* trace_unary_operator(UnaryOperator which, PyObject* operand, const Location& where) {
-  if (!may_trace(operand)) return nullptr;
+[[gnu::noinline]] PyObject* record_unary_operator(UnaryOperator which, PyObject* operand,
+                                                  const Location& where) {
   Operand a;
   if (!classify(operand, a) || a.weak != Weak::kNone) return nullptr;
   const Op op = which == UnaryOperator::kNegative   ? Op::negative
@@ -1569,13 +1570,8 @@ PyObject* trace_unary_operator(UnaryOperator which, PyObject* operand, const Loc
   return record_elementwise(op, ops, 1, std::move(form), where, nullptr);
 }
 
-PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
-                     PyObject* kwnames, const Location& where) {
-  // The arguments first: a call on small arrays, the common case, is left
-  // to NumPy without looking the callable up.
-  bool any = false;
-  for (Py_ssize_t i = 0; i < nargs && !any; ++i) any = may_trace(args[i]);
-  if (!any && !creates_without_arrays(callable)) return nullptr;
+[[gnu::noinline]] PyObject* record_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
+                                        PyObject* kwnames, const Location& where) {
   const VocabularyEntry entry = lookup_callable(callable);
   if (entry.form == CallForm::kNone) return nullptr;
   CallArgs call;
@@ -1644,6 +1640,35 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
     case CallForm::kNone: break;
   }
   return nullptr;
+}
+
+}  // namespace
+
+bool may_trace_either(PyObject* lhs, PyObject* rhs) { return may_trace(lhs) || may_trace(rhs); }
+
+PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where) {
+  if (!may_trace(lhs) && !may_trace(rhs)) return nullptr;
+  return record_binary_operator(nb_op, lhs, rhs, where);
+}
+
+PyObject* trace_compare(int compare, PyObject* lhs, PyObject* rhs, const Location& where) {
+  if (!may_trace(lhs) && !may_trace(rhs)) return nullptr;
+  return record_compare(compare, lhs, rhs, where);
+}
+
+PyObject* trace_unary_operator(UnaryOperator which, PyObject* operand, const Location& where) {
+  if (!may_trace(operand)) return nullptr;
+  return record_unary_operator(which, operand, where);
+}
+
+PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
+                     PyObject* kwnames, const Location& where) {
+  // The arguments first: a call on small arrays, the common case, is left
+  // to NumPy without looking the callable up.
+  for (Py_ssize_t i = 0; i < nargs; ++i) {
+    if (may_trace(args[i])) return record_call(callable, args, nargs, kwnames, where);
+  }
+  return creates_without_arrays(callable) ? record_call(callable, args, nargs, kwnames, where) : nullptr;
 }
 
 PyObject* lazy_attribute(PyObject* lazy, PyObject* name, const Location& where) {

@@ -40,6 +40,16 @@ enum class Reason {
 
 enum class UnaryOperator { kNegative, kPositive, kInvert };
 
+// Arrays smaller than this are left to NumPy unless a lazy value is involved:
+// a region's fixed cost exceeds what fusing saves on them (bench/seeds/
+// small_arrays.py breaks even near 2,000 float64 elements on a 2-core machine).
+inline constexpr Py_ssize_t kMinTracedElements = 1 << 11;
+
+// Whether the tracer may take an operation on these operands: one is a lazy
+// value, or an array of kMinTracedElements or more. Cheap: the evaluator asks
+// before anything else numpy_shim does for operators.
+bool may_trace_either(PyObject* lhs, PyObject* rhs);
+
 PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where);
 PyObject* trace_compare(int compare_op, PyObject* lhs, PyObject* rhs, const Location& where);
 PyObject* trace_unary_operator(UnaryOperator op, PyObject* operand, const Location& where);
