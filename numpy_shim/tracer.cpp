@@ -651,6 +651,26 @@ std::optional<DType> fill_target(bool like, const CallArgs& call, const Operand&
   return fill.dtype;
 }
 
+// The program's creation call as eager NumPy makes it: its arguments as
+// given (the first one a node's value when `first_node` is one), plus
+// dtype=float32 where NPY_DEFAULT_FLOAT gave the node that type.
+EagerForm creation_call(PyObject* callable, const CallArgs& call, int first_node, bool add_float32) {
+  EagerForm eager;
+  eager.kind = EagerForm::Kind::kCall;
+  eager.callable = Py_NewRef(callable);
+  for (std::size_t i = 0; i < call.positional.size(); ++i) {
+    const bool node = i == 0 && first_node >= 0;
+    eager.arg_nodes.push_back(node ? first_node : -1);
+    eager.constants.push_back(node ? nullptr : Py_NewRef(call.positional[i]));
+  }
+  if (!call.keywords.empty() || add_float32) {
+    eager.kwargs = PyDict_New();
+    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(eager.kwargs, k.c_str(), v);
+    if (add_float32) PyDict_SetItemString(eager.kwargs, "dtype", numpy_attr("float32"));
+  }
+  return eager;
+}
+
 // np.zeros, ones, full and their *_like forms: a `full` node broadcasting
 // a 0-d value over the result's shape, which kernels read as a constant.
 // The 0-d value is made by the same function called with shape () (or a
@@ -738,19 +758,7 @@ PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, 
   node.shape = shape;
   node.inputs[0] = input_node(*trace, zero_d);
   Py_DECREF(value);  // the trace holds it
-  EagerForm eager;
-  eager.kind = EagerForm::Kind::kCall;
-  eager.callable = Py_NewRef(callable);
-  for (std::size_t i = 0; i < call.positional.size(); ++i) {
-    const bool lazy_prototype = i == 0 && prototype.lazy;
-    eager.arg_nodes.push_back(lazy_prototype ? node_of(prototype.object) : -1);
-    eager.constants.push_back(lazy_prototype ? nullptr : Py_NewRef(call.positional[i]));
-  }
-  if (!call.keywords.empty() || default_float) {
-    eager.kwargs = PyDict_New();
-    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(eager.kwargs, k.c_str(), v);
-    if (default_float) PyDict_SetItemString(eager.kwargs, "dtype", numpy_attr("float32"));
-  }
+  EagerForm eager = creation_call(callable, call, prototype.lazy ? node_of(prototype.object) : -1, default_float);
   const int index = add_node(*trace, std::move(node), std::move(eager), where);
   return new_lazy(trace, index);
 }
@@ -872,18 +880,7 @@ PyObject* record_arange(PyObject* callable, const CallArgs& call, const Location
     node.inputs[k] = input_node(*trace, v);
     Py_DECREF(values[k]);  // the trace holds it
   }
-  EagerForm eager;
-  eager.kind = EagerForm::Kind::kCall;
-  eager.callable = Py_NewRef(callable);
-  for (PyObject* a : call.positional) {
-    eager.arg_nodes.push_back(-1);
-    eager.constants.push_back(Py_NewRef(a));
-  }
-  if (!call.keywords.empty() || default_float) {
-    eager.kwargs = PyDict_New();
-    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(eager.kwargs, k.c_str(), v);
-    if (default_float) PyDict_SetItemString(eager.kwargs, "dtype", numpy_attr("float32"));
-  }
+  EagerForm eager = creation_call(callable, call, -1, default_float);
   const int index = add_node(*trace, std::move(node), std::move(eager), where);
   return new_lazy(trace, index);
 }
@@ -1175,20 +1172,7 @@ PyObject* record_linspace(PyObject* callable, const CallArgs& call, const Locati
     cast_part.kind = EagerForm::Kind::kPartOfCall;
     last = add_node(*trace, std::move(cast), std::move(cast_part), where);
   }
-  EagerForm form;
-  form.kind = EagerForm::Kind::kCall;
-  form.callable = Py_NewRef(callable);
-  for (PyObject* a : call.positional) {
-    form.arg_nodes.push_back(-1);
-    form.constants.push_back(Py_NewRef(a));
-  }
-  const bool add_dtype = to_float32 && !call.keyword("dtype");
-  if (!call.keywords.empty() || add_dtype) {
-    form.kwargs = PyDict_New();
-    for (const auto& [k, v] : call.keywords) PyDict_SetItemString(form.kwargs, k.c_str(), v);
-    if (add_dtype) PyDict_SetItemString(form.kwargs, "dtype", numpy_attr("float32"));
-  }
-  trace->eager[last] = std::move(form);
+  trace->eager[last] = creation_call(callable, call, -1, to_float32 && !call.keyword("dtype"));
   return new_lazy(trace, last);
 }
 
