@@ -961,17 +961,16 @@ class KernelBuilder {
       cc_.vaddpd(r, r, start.reg);
       cc_.vpcmpeqq(first, index_, zero());
       cc_.vpcmpeqq(at_one, index_, broadcast_int(1));
-      cc_.vblendvpd(r, r, start.reg, first);
-      cc_.vblendvpd(r, r, second.reg, at_one);
     } else {
       cc_.vcvtdq2ps(i, index_);
       cc_.vmulps(r, i, delta.reg);
       cc_.vaddps(r, r, start.reg);
       cc_.vpcmpeqd(first, index_, zero());
       cc_.vpcmpeqd(at_one, index_, broadcast_int(1));
-      cc_.vblendvps(r, r, start.reg, first);
-      cc_.vblendvps(r, r, second.reg, at_one);
     }
+    // Whole-lane masks: a byte blend serves both widths.
+    cc_.vpblendvb(r, r, start.reg, first);
+    cc_.vpblendvb(r, r, second.reg, at_one);
     values_[index] = {r, Repr::kFloat, t};
     return true;
   }
