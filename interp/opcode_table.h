@@ -58,7 +58,7 @@ enum class LazyUse : std::uint8_t {
   X(BEFORE_ASYNC_WITH, kGeneratorOnly, kUses)     \
   X(BEFORE_WITH, kEvaluated, kUses)               \
   X(END_ASYNC_FOR, kGeneratorOnly, kUses)         \
-  X(STORE_SUBSCR, kEvaluated, kStores)              \
+  X(STORE_SUBSCR, kEvaluated, kTraces)              \
   X(DELETE_SUBSCR, kEvaluated, kStores)             \
   X(GET_ITER, kEvaluated, kUsesTop)                  \
   X(GET_YIELD_FROM_ITER, kGeneratorOnly, kUses)   \

@@ -17,6 +17,8 @@ enum class OpKind : std::uint8_t {
   kReduce,    // reduction over the axes in the node's axis mask
   kNorm,      // 2-norm over the axis mask: sqrt(sum(x * x))
   kView,      // a view of the operand (reshape, transpose, slicing...), made by NumPy
+  kAssign,    // the first operand with part of it replaced by the second (x[index] = value),
+              // made by NumPy: the index is not the region's to know
 };
 
 #define NPY_REGION_OPS(X)           \
@@ -90,7 +92,8 @@ enum class OpKind : std::uint8_t {
   X(any, kReduce, 1)                \
   X(all, kReduce, 1)                \
   X(norm, kNorm, 1)                 \
-  X(view, kView, 1)
+  X(view, kView, 1)                 \
+  X(setitem, kAssign, 2)
 
 enum class Op : std::uint8_t {
 #define NPY_REGION_OP_ENUM(name, kind, arity) name,

@@ -87,6 +87,14 @@ PyObject* call_binary_operator(int nb_op, PyObject* a, PyObject* b) {
   }
 }
 
+// The target of an in-place operator or an assignment, as the node writes
+// it: the array itself when nothing else holds its old value (which other
+// pending values may still read), else a copy in the same layout.
+PyObject* writable_target(PyObject* target, bool target_is_dead) {
+  if (target_is_dead || !PyArray_Check(target)) return Py_NewRef(target);
+  return PyArray_NewCopy(reinterpret_cast<PyArrayObject*>(target), NPY_KEEPORDER);
+}
+
 // The node computed as eager NumPy computes it: the same call, operator or
 // method on the same objects.
 PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
@@ -109,19 +117,23 @@ PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
     case EagerForm::Kind::kBinaryOperator:
       return call_binary_operator(form.operator_code, args[0], args[1]);
     case EagerForm::Kind::kInPlaceOperator: {
-      // In place, as the program asked (NumPy's casting and the target's
-      // layout), but into a copy unless nothing else holds the old value,
-      // which other pending values may still read.
-      PyObject* target = nullptr;
-      if (target_is_dead || !PyArray_Check(args[0])) {
-        target = Py_NewRef(args[0]);
-      } else {
-        target = PyArray_NewCopy(reinterpret_cast<PyArrayObject*>(args[0]), NPY_KEEPORDER);
-        if (!target) return nullptr;
-      }
+      // In place, as the program asked (NumPy's casting and the target's layout).
+      PyObject* target = writable_target(args[0], target_is_dead);
+      if (!target) return nullptr;
       PyObject* result = call_in_place_operator(form.operator_code, target, args[1]);
       Py_DECREF(target);
       return result;
+    }
+    case EagerForm::Kind::kSetItem: {
+      // The value was computed before the assignment (NumPy's copy semantics
+      // even when it reads the target); NumPy casts and broadcasts it.
+      PyObject* target = writable_target(args[0], target_is_dead);
+      if (!target) return nullptr;
+      if (PyObject_SetItem(target, args[1], args[2]) < 0) {
+        Py_DECREF(target);
+        return nullptr;
+      }
+      return target;
     }
     case EagerForm::Kind::kCompare:
       return PyObject_RichCompare(args[0], args[1], form.operator_code);
@@ -395,7 +407,8 @@ class Runner {
       value = unary_op_into_temporary(op, trace_.objects[form.arg_nodes[0]]);
     }
     bool noted = false;
-    const bool in_place_target_dead = form.kind == EagerForm::Kind::kInPlaceOperator &&
+    const bool writes_target = form.kind == EagerForm::Kind::kInPlaceOperator || form.kind == EagerForm::Kind::kSetItem;
+    const bool in_place_target_dead = writes_target &&
                                       is_dead_temporary(form.arg_nodes[0], at) &&
                                       trace_.objects[form.arg_nodes[0]] &&
                                       Py_REFCNT(trace_.objects[form.arg_nodes[0]]) == 1;
