@@ -1151,6 +1151,34 @@ int record_assignment(PyObject* container, PyObject* key, PyObject* value, const
   return 1;
 }
 
+// `u[key] = value` for an array u the program holds and a lazy value that
+// only the assignment uses: the region runs now (u is memory others see),
+// offered u[key] as where its last step may compute the value. 1: the value
+// is in u[key]; 0: not (the evaluator assigns it, as NumPy); -1: error.
+int store_into_array(PyObject* container, PyObject* key, PyObject* value, const Location& where) {
+  Operand v;
+  if (!classify(value, v) || v.shape.empty() || Py_REFCNT(value) != 1) return 0;
+  Trace& trace = *trace_of(value);
+  if (trace.handles[node_of(value)] != 1) return 0;
+  auto* u = reinterpret_cast<PyArrayObject*>(container);
+  Shape part;
+  bool element = false;
+  if (!basic_index_shape(Shape(PyArray_DIMS(u), PyArray_DIMS(u) + PyArray_NDIM(u)), key, part, element) ||
+      element || part != v.shape) {
+    return 0;
+  }
+  PyRef view(PyObject_GetItem(container, key));
+  if (!view || !PyArray_CheckExact(view.get())) {
+    PyErr_Clear();
+    return 0;
+  }
+  StoreTarget target;
+  target.node = node_of(value);
+  target.part = view.get();
+  if (run_trace(trace, Reason::k_store, where, "STORE_SUBSCR", &target) < 0) return -1;
+  return target.stored ? 1 : 0;
+}
+
 }  // namespace
 
 PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& where) {
@@ -1168,8 +1196,10 @@ PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& wh
 }
 
 int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where) {
-  if (running_trace() || !is_lazy(container)) return 0;
-  return record_assignment(container, key, value, where);
+  if (running_trace()) return 0;
+  if (is_lazy(container)) return record_assignment(container, key, value, where);
+  if (is_lazy(value) && Py_TYPE(container) == &PyArray_Type) return store_into_array(container, key, value, where);
+  return 0;
 }
 
 PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where) {
