@@ -629,16 +629,17 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(STORE_SUBSCR) {
         if (numpy_shim::g_live_lazies) {
-          const int traced = numpy_shim::trace_store_subscript(SECOND(), TOP(), THIRD(), LOCATION());
-          if (traced < 0) goto error;
-          if (traced) {
+          const int stored = numpy_shim::trace_store_subscript(SECOND(), TOP(), THIRD(), LOCATION());
+          if (stored < 0) goto error;
+          if (stored > 0) {
             Py_DECREF(POP());
             Py_DECREF(POP());
             Py_DECREF(POP());
             SKIP_CACHES();
             DISPATCH();
           }
-          MATERIALIZE_FRAMES(k_store, "STORE_SUBSCR");
+          // Not traced: the assignment may write an array a pending region reads.
+          MATERIALIZE_FRAMES(k_store, kOpcodeInfos[opcode].name);
         }
         PyObject* sub = TOP();
         PyObject* container = SECOND();

@@ -20,6 +20,8 @@ enum class OpKind : std::uint8_t {
   kView,      // a view of the operand (reshape, transpose, slicing...), made by NumPy
   kIndex,     // from each element's index i along the node's one axis (arange: NumPy's
               // fill, in0 at i = 0, in1 at i = 1, in0 + i * in2 beyond)
+  kAssign,    // the first operand with part of it replaced by the second (x[index] = value),
+              // made by NumPy: the index is not the region's to know
 };
 
 #define NPY_REGION_OPS(X)           \
@@ -97,7 +99,8 @@ enum class OpKind : std::uint8_t {
   X(all, kReduce, 1)                \
   X(norm, kNorm, 1)                 \
   X(view, kView, 1)                 \
-  X(arange, kIndex, 3)
+  X(arange, kIndex, 3)              \
+  X(setitem, kAssign, 2)
 
 enum class Op : std::uint8_t {
 #define NPY_REGION_OP_ENUM(name, kind, arity) name,

@@ -91,6 +91,32 @@ PyObject* call_binary_operator(int nb_op, PyObject* a, PyObject* b) {
   }
 }
 
+// The target of an in-place operator or an assignment, as the node writes
+// it: the array itself when nothing else holds its old value (which other
+// pending values may still read), else a copy in the same layout.
+PyObject* writable_target(PyObject* target, bool target_is_dead) {
+  if (target_is_dead || !PyArray_Check(target)) return Py_NewRef(target);
+  return PyArray_NewCopy(reinterpret_cast<PyArrayObject*>(target), NPY_KEEPORDER);
+}
+
+// Whether two arrays' elements may share memory: their extents (first to
+// last byte) intersect, as np.may_share_memory says.
+bool arrays_overlap(PyArrayObject* a, PyArrayObject* b) {
+  auto extent = [](PyArrayObject* x, const char*& low, const char*& high) {
+    low = high = PyArray_BYTES(x);
+    if (PyArray_SIZE(x) == 0) return false;
+    high += PyArray_ITEMSIZE(x);
+    for (int d = 0; d < PyArray_NDIM(x); ++d) {
+      const npy_intp span = PyArray_STRIDE(x, d) * (PyArray_DIM(x, d) - 1);
+      (span < 0 ? low : high) += span;
+    }
+    return true;
+  };
+  const char *a_low, *a_high, *b_low, *b_high;
+  if (!extent(a, a_low, a_high) || !extent(b, b_low, b_high)) return false;
+  return a_low < b_high && b_low < a_high;
+}
+
 // The node computed as eager NumPy computes it: the same call, operator or
 // method on the same objects.
 PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
@@ -113,26 +139,17 @@ PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
     case EagerForm::Kind::kBinaryOperator:
       return call_binary_operator(form.operator_code, args[0], args[1]);
     case EagerForm::Kind::kInPlaceOperator: {
-      // In place, as the program asked (NumPy's casting and the target's
-      // layout), but into a copy unless nothing else holds the old value,
-      // which other pending values may still read.
-      PyObject* target = nullptr;
-      if (target_is_dead || !PyArray_Check(args[0])) {
-        target = Py_NewRef(args[0]);
-      } else {
-        target = PyArray_NewCopy(reinterpret_cast<PyArrayObject*>(args[0]), NPY_KEEPORDER);
-        if (!target) return nullptr;
-      }
+      // In place, as the program asked (NumPy's casting and the target's layout).
+      PyObject* target = writable_target(args[0], target_is_dead);
+      if (!target) return nullptr;
       PyObject* result = call_in_place_operator(form.operator_code, target, args[1]);
       Py_DECREF(target);
       return result;
     }
-    case EagerForm::Kind::kCompare:
-      return PyObject_RichCompare(args[0], args[1], form.operator_code);
-    case EagerForm::Kind::kSubscript:
-      return PyObject_GetItem(args[0], args[1]);
     case EagerForm::Kind::kSetItem: {
-      PyObject* target = PyArray_NewCopy(reinterpret_cast<PyArrayObject*>(args[0]), NPY_KEEPORDER);
+      // The value was computed before the assignment (NumPy's copy semantics
+      // even when it reads the target); NumPy casts and broadcasts it.
+      PyObject* target = writable_target(args[0], target_is_dead);
       if (!target) return nullptr;
       if (PyObject_SetItem(target, args[1], args[2]) < 0) {
         Py_DECREF(target);
@@ -140,6 +157,10 @@ PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
       }
       return target;
     }
+    case EagerForm::Kind::kCompare:
+      return PyObject_RichCompare(args[0], args[1], form.operator_code);
+    case EagerForm::Kind::kSubscript:
+      return PyObject_GetItem(args[0], args[1]);
     case EagerForm::Kind::kPartOfCall:
       PyErr_SetString(PyExc_SystemError, "npython: a step of a NumPy function computed on its own");
       return nullptr;
@@ -218,7 +239,7 @@ std::vector<bool> needed_nodes(const Trace& trace) {
 // for nodes that run through NumPy.
 class Runner {
  public:
-  explicit Runner(Trace& trace) : trace_(trace), nodes_(trace.region.nodes) {
+  Runner(Trace& trace, StoreTarget* target) : trace_(trace), nodes_(trace.region.nodes), target_(target) {
     for (int c = 0; c < 4; ++c) warns_[c] = errstate_warns(static_cast<FpCategory>(c));
   }
 
@@ -267,6 +288,7 @@ class Runner {
     if (!(flags & reported_flags())) return 0;
     static Counter& reruns = counter("jit.reruns_for_fp_reports");
     reruns.add();
+    if (target_) target_->not_stored = "computed again through NumPy for its floating-point reports";
     std::vector<int> order;
     for (const jit::Step& step : steps) {
       if (step.eager) order.push_back(step.node);
@@ -364,6 +386,45 @@ class Runner {
     return 1;
   }
 
+  // Whether the store target's part takes the target node's value from
+  // fused step `step`, whose loop reads `read`: only in the region's last
+  // step (nothing after it may see the part change, or fail once it has),
+  // with the part laid out as kernels write (C order, the node's dtype and
+  // shape), and sharing no memory with what the step reads, else the value
+  // goes through a temporary, as in NumPy.
+  bool into_target(const jit::CachedPlan& plan, std::size_t step, const std::vector<PyObject*>& read) {
+    const jit::Group& group = plan.steps[step].group;
+    if (!target_ || step + 1 != plan.steps.size() ||
+        std::find(group.outputs.begin(), group.outputs.end(), target_->node) == group.outputs.end()) {
+      return false;
+    }
+    auto* part = reinterpret_cast<PyArrayObject*>(target_->part);
+    const jit::Node& node = nodes_[target_->node];
+    const int rank = PyArray_NDIM(part);
+    const char* differs = nullptr;
+    if (!PyArray_ISWRITEABLE(part)) {
+      differs = "the target is read-only";
+    } else if (PyArray_TYPE(part) != typenum_of(node.dtype) || !PyArray_ISNBO(PyArray_DESCR(part)->byteorder)) {
+      differs = "NumPy casts the value to the target's dtype";
+    } else if (static_cast<std::size_t>(rank) != node.shape.size() ||
+               !std::equal(node.shape.begin(), node.shape.end(), PyArray_DIMS(part))) {
+      differs = "NumPy broadcasts the value to the target's shape";
+    } else if (!PyArray_IS_C_CONTIGUOUS(part) || !PyArray_ISALIGNED(part)) {
+      differs = "the target is not C-contiguous";
+    }
+    if (differs) {
+      target_->not_stored = differs;
+      return false;
+    }
+    for (PyObject* array : read) {
+      if (arrays_overlap(part, reinterpret_cast<PyArrayObject*>(array))) {
+        target_->not_stored = "the target overlaps what the last step reads";
+        return false;
+      }
+    }
+    return true;
+  }
+
   bool is_dead_temporary(int node, std::size_t at) const {
     return node >= 0 && nodes_[node].op != jit::Op::input && last_use_[node] <= at &&
            trace_.handles[node] == 0;
@@ -408,7 +469,8 @@ class Runner {
       value = unary_op_into_temporary(op, trace_.objects[form.arg_nodes[0]]);
     }
     bool noted = false;
-    const bool in_place_target_dead = form.kind == EagerForm::Kind::kInPlaceOperator &&
+    const bool writes_target = form.kind == EagerForm::Kind::kInPlaceOperator || form.kind == EagerForm::Kind::kSetItem;
+    const bool in_place_target_dead = writes_target &&
                                       is_dead_temporary(form.arg_nodes[0], at) &&
                                       trace_.objects[form.arg_nodes[0]] &&
                                       Py_REFCNT(trace_.objects[form.arg_nodes[0]]) == 1;
@@ -517,8 +579,15 @@ class Runner {
       return a;
     };
     std::vector<jit::LoopOutput> outputs;
+    const bool store = into_target(plan, step, keep);
     for (int o : group.outputs) {
-      PyObject* a = new_array(group.shape, nodes_[o].dtype);
+      PyObject* a = nullptr;
+      if (store && o == target_->node) {
+        a = Py_NewRef(target_->part);
+        made.push_back(a);
+      } else {
+        a = new_array(group.shape, nodes_[o].dtype);
+      }
       if (!a) break;
       outputs.push_back({static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a))), nodes_[o].dtype, {}});
     }
@@ -573,16 +642,18 @@ class Runner {
 
   Trace& trace_;
   const std::vector<jit::Node>& nodes_;
+  StoreTarget* target_;  // may be null
   std::vector<std::size_t> position_;
   std::vector<std::size_t> last_use_;
   bool warns_[4];
   bool c_order_inputs_ = true;
 };
 
-int run_steps(Trace& trace, const std::vector<bool>& needed, const std::vector<bool>& results) {
+int run_steps(Trace& trace, const std::vector<bool>& needed, const std::vector<bool>& results,
+              StoreTarget* target) {
   jit::Backend* backend = jit::cpu_backend();
   const std::shared_ptr<jit::CachedPlan> plan = jit::plan_for(backend, trace.region, needed, results);
-  Runner runner(trace);
+  Runner runner(trace, target);
   return runner.run(*plan, backend);
 }
 
@@ -594,7 +665,7 @@ thread_local bool t_running = false;
 
 bool running_trace() { return t_running; }
 
-int run_trace(Trace& trace, Reason reason, const Location& where, const char* detail) {
+int run_trace(Trace& trace, Reason reason, const Location& where, const char* detail, StoreTarget* target) {
   static Counter& regions = counter("jit.regions");
   static Counter& region_ops = counter("jit.region_ops");
   const auto start = std::chrono::steady_clock::now();
@@ -616,8 +687,20 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
     ops += needed[i] && trace.region.nodes[i].op != jit::Op::input;
   }
   t_running = true;
-  const int status = run_steps(trace, needed, results);
+  if (target) target->not_stored = "its value is not an output of a kernel in the region's last step";
+  const int status = run_steps(trace, needed, results, target);
   t_running = false;
+  if (target) {
+    target->stored = status == 0 && trace.objects[target->node] == target->part;
+    const std::string outcome = target->stored ? "computed straight into the assignment's target"
+                                               : std::string("assigned through a temporary: ") + target->not_stored;
+    static Counter& stores = counter("jit.stores_into_target");
+    if (target->stored) stores.add();
+    why += "; " + outcome;
+    if (jit::log_enabled(jit::LogChannel::kRegions)) {
+      jit::log_text(jit::LogChannel::kRegions, "  %" + std::to_string(target->node) + " " + outcome + "\n");
+    }
+  }
   if (status < 0) {
     PyErr_Fetch(&trace.error[0], &trace.error[1], &trace.error[2]);
     PyErr_Restore(Py_XNewRef(trace.error[0]), Py_XNewRef(trace.error[1]), Py_XNewRef(trace.error[2]));

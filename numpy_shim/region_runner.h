@@ -9,9 +9,21 @@
 
 namespace npy::numpy_shim {
 
+// The part of an array the program holds that a node's value is assigned
+// to (`u[1:-1] = <node>`): the region's last step may compute the node
+// straight into it, instead of into a temporary that NumPy then copies.
+struct StoreTarget {
+  int node = -1;
+  PyObject* part = nullptr;  // borrowed: the ndarray view `u[1:-1]`
+  // Set by run_trace: the part holds the node's value; else why not.
+  bool stored = false;
+  const char* not_stored = "";
+};
+
 // Computes every node of `trace` that a live lazy value names. 0, or -1
 // with an exception.
-int run_trace(Trace& trace, Reason reason, const Location& where, const char* detail);
+int run_trace(Trace& trace, Reason reason, const Location& where, const char* detail,
+              StoreTarget* target = nullptr);
 
 // Whether this thread is running a trace: NumPy's own Python code that runs
 // meanwhile is not traced.

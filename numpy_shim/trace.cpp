@@ -24,6 +24,10 @@ void lazy_dealloc(PyObject* self) {
   --lazy->trace->live_handles;
   --g_live_lazies;
   Trace& trace = *lazy->trace;
+  // A computed value nothing names any more is let go now, not with the
+  // trace: it may be a view of an array the program holds (an assignment's
+  // target), which NumPy would otherwise see referenced (ndarray.resize).
+  if (trace.done && trace.handles[lazy->node] == 0) Py_CLEAR(trace.objects[lazy->node]);
   if (trace.live_handles == 0 && !trace.done && !_Py_IsFinalizing()) {
     // Nothing needs the trace's values any more, but eager NumPy would have
     // computed them, and warned about their floating-point errors.

@@ -18,9 +18,11 @@ struct EagerForm {
   // kPartOfCall: a step of a NumPy function the tracer spelled out in
   // region ops (np.std as sums, a division, ...): only kernels compute it;
   // through NumPy, the function's last node makes the program's own call.
-  // kSetItem: `target[key] = value` (arguments in that order) into a copy of
-  // the target, which other pending values may still read.
-  enum class Kind { kCall, kBinaryOperator, kInPlaceOperator, kCompare, kUnaryOperator, kSubscript, kPartOfCall, kSetItem };
+  // kSetItem: `target[index] = value` (arguments in that order) done to a
+  // copy of the target, which is the node's value.
+  enum class Kind {
+    kCall, kBinaryOperator, kInPlaceOperator, kCompare, kUnaryOperator, kSubscript, kPartOfCall, kSetItem
+  };
   Kind kind = Kind::kCall;
   PyObject* callable = nullptr;  // kCall (owned)
   int operator_code = 0;         // NB_* / Py_LT... / UnaryOp

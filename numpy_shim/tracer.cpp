@@ -19,6 +19,7 @@
 
 #include "numpy_shim/default_float.h"
 #include "numpy_shim/errstate.h"
+#include "numpy_shim/py_ref.h"
 #include "numpy_shim/region_runner.h"
 #include "numpy_shim/sites.h"
 #include "numpy_shim/trace.h"
@@ -1376,70 +1377,22 @@ bool shares_with_views(const Trace& trace, int node) {
   return false;
 }
 
-}  // namespace
-
-int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where) {
-  if (!is_lazy(container)) return 0;
-  Trace* pending = trace_of(container);
-  if (pending->done || pending != pending_trace() || running_trace()) return 0;
-  const int target = node_of(container);
-  const jit::Node& x = pending->region.nodes[target];
-  if (x.shape.empty() || shares_with_views(*pending, target)) return 0;
-  Operand mask;
-  if (!classify(key, mask) || mask.weak != Weak::kNone || mask.numpy_scalar || mask.dtype != DType::kBool ||
-      mask.shape != x.shape) {
-    return 0;
+// The shape `x[key]` has for a basic index (ints, slices, None, one
+// Ellipsis), and whether it is one element (an int for every dimension);
+// false for other keys, and for indices NumPy rejects (it raises them at
+// the program's line).
+bool basic_index_shape(const Shape& x, PyObject* key, Shape& shape, bool& element) {
+  const PyRef tuple(PyTuple_CheckExact(key) ? Py_NewRef(key) : PyTuple_Pack(1, key));
+  if (!tuple) {
+    PyErr_Clear();
+    return false;
   }
-  // Conversions NumPy's two paths for this (setitem, and a cast of the
-  // value's array) agree on and never warn about: bools; ints into range;
-  // floats into float types, within float32's range there.
-  const bool integer_target = jit::is_signed_int(x.dtype) || jit::is_unsigned(x.dtype) || x.dtype == DType::kBool;
-  if (PyFloat_CheckExact(value)) {
-    const double v = PyFloat_AS_DOUBLE(value);
-    if (integer_target || (x.dtype == DType::kFloat32 && std::isfinite(v) && std::fabs(v) > 3.4028234663852886e38)) {
-      return 0;
-    }
-  } else if (!PyBool_Check(value) && !(PyLong_CheckExact(value) && x.dtype != DType::kBool)) {
-    return 0;
-  }
-  PyObject* converted = PyArray_SimpleNew(0, nullptr, typenum_of(x.dtype));
-  if (!converted) return -1;
-  auto* array = reinterpret_cast<PyArrayObject*>(converted);
-  if (PyArray_SETITEM(array, static_cast<char*>(PyArray_DATA(array)), value) < 0) {
-    PyErr_Clear();  // out of range: the program's own store raises it
-    Py_DECREF(converted);
-    return 0;
-  }
-  std::shared_ptr<Trace> trace = open_trace();
-  Operand fill;
-  classify(converted, fill);
-  jit::Node node;
-  node.op = Op::where;
-  node.dtype = node.compute = x.dtype;
-  node.shape = x.shape;
-  node.inputs[0] = input_node(*trace, mask);
-  node.inputs[1] = input_node(*trace, fill);
-  node.inputs[2] = target;
-  Py_DECREF(converted);  // the trace holds it
-  EagerForm form;
-  form.kind = EagerForm::Kind::kSetItem;
-  form.arg_nodes = {target, node.inputs[0], node.inputs[1]};
-  form.constants = {nullptr, nullptr, nullptr};
-  const int index = add_node(*trace, std::move(node), std::move(form), where);
-  retarget_lazy(container, index);
-  return 1;
-}
-
-PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& where) {
-  Operand x;
-  if (!viewable(container, x)) return nullptr;
-  // Basic indexing only: ints, slices, None and one Ellipsis.
-  PyObject* items = PyTuple_CheckExact(key) ? Py_NewRef(key) : PyTuple_Pack(1, key);
-  if (!items) return nullptr;
+  PyObject* items = tuple.get();
   const Py_ssize_t n = PyTuple_GET_SIZE(items);
   int consumed = 0, ellipses = 0;
   bool only_ints = true;
-  for (Py_ssize_t i = 0; i < n; ++i) {
+  bool ok = true;
+  for (Py_ssize_t i = 0; i < n && ok; ++i) {
     PyObject* item = PyTuple_GET_ITEM(items, i);
     if (item == Py_Ellipsis) {
       ++ellipses;
@@ -1450,28 +1403,23 @@ PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& wh
     } else if (item == Py_None) {
       only_ints = false;
     } else {
-      Py_DECREF(items);
-      return nullptr;
+      ok = false;
     }
   }
-  const int rank = static_cast<int>(x.shape.size());
-  if (ellipses > 1 || consumed > rank) {
-    Py_DECREF(items);
-    return nullptr;
-  }
-  Shape shape;
+  const int rank = static_cast<int>(x.size());
+  ok = ok && ellipses <= 1 && consumed <= rank;
+  shape.clear();
   int dim = 0;
-  bool ok = true;
   for (Py_ssize_t i = 0; i < n && ok; ++i) {
     PyObject* item = PyTuple_GET_ITEM(items, i);
     if (item == Py_None) {
       shape.push_back(1);
     } else if (item == Py_Ellipsis) {
-      for (int skip = rank - consumed; skip > 0; --skip) shape.push_back(x.shape[dim++]);
+      for (int skip = rank - consumed; skip > 0; --skip) shape.push_back(x[dim++]);
     } else if (PyLong_CheckExact(item)) {
       int overflow = 0;
       const long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
-      ok = !overflow && v >= -x.shape[dim] && v < x.shape[dim];
+      ok = !overflow && v >= -x[dim] && v < x[dim];
       ++dim;
     } else {
       Py_ssize_t start = 0, stop = 0, step = 0;
@@ -1480,23 +1428,226 @@ PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& wh
         ok = false;
         break;
       }
-      shape.push_back(PySlice_AdjustIndices(static_cast<Py_ssize_t>(x.shape[dim]), &start, &stop, step));
+      shape.push_back(PySlice_AdjustIndices(static_cast<Py_ssize_t>(x[dim]), &start, &stop, step));
       ++dim;
     }
   }
-  for (; dim < rank; ++dim) shape.push_back(x.shape[dim]);
-  if (!ok) {
-    Py_DECREF(items);
+  for (; ok && dim < rank; ++dim) shape.push_back(x[dim]);
+  element = only_ints && consumed == rank;
+  return ok;
+}
+
+// ---- assignments ----
+
+// Whether an assignment into lazy `node` would have to show through memory
+// NumPy shares: `node` is a view (its base would change too), or a view of
+// it (or of such a view) is named by a lazy value, other than the one
+// handle of `consumed` (the value assigned, which dies with the assignment;
+// -1: none). Views nobody names were read only by what was recorded before
+// the assignment, which NumPy computed before it too.
+bool shares_with_live_views(const Trace& trace, int node, int consumed) {
+  const std::vector<jit::Node>& nodes = trace.region.nodes;
+  if (nodes[node].op == Op::view) return true;
+  std::vector<bool> sees(nodes.size(), false);
+  sees[node] = true;
+  for (std::size_t i = node + 1; i < nodes.size(); ++i) {
+    if (nodes[i].op != Op::view || !sees[nodes[i].inputs[0]]) continue;
+    sees[i] = true;
+    if (trace.handles[i] - (static_cast<int>(i) == consumed ? 1 : 0) > 0) return true;
+  }
+  return false;
+}
+
+// How NumPy takes the value of `x[index] = value`: for a boolean mask as an
+// array of x's dtype (np.asarray with a forced cast), for one element as
+// that element (ndarray's setitem of the dtype), for a part like an array
+// assigned to it. Each casts a scalar its own way.
+enum class AssignForm { kMask, kElement, kPart };
+
+// NumPy's own conversion of a scalar `value` (a Python or NumPy scalar, a
+// 0-d array) for `x[index] = value` with `descr` x's dtype, found by making
+// that assignment into an array of one element: a 0-d array of x's dtype,
+// or nullptr (no exception) where NumPy raises, or reports a floating-point
+// error (NaN into an integer), which the program's own assignment then does.
+PyObject* converted_for_assignment(PyObject* value, PyObject* descr, AssignForm form) {
+  npy_intp one = 1;
+  Py_INCREF(descr);
+  PyRef trial(PyArray_Zeros(1, &one, reinterpret_cast<PyArray_Descr*>(descr), 0));
+  auto make_index = [&]() -> PyObject* {
+    switch (form) {
+      case AssignForm::kMask: return PyArray_Zeros(1, &one, PyArray_DescrFromType(NPY_BOOL), 0);
+      case AssignForm::kElement: return PyLong_FromLong(0);
+      case AssignForm::kPart: return PySlice_New(nullptr, nullptr, nullptr);
+    }
+    return nullptr;
+  };
+  PyRef index(trial ? make_index() : nullptr);
+  if (index && form == AssignForm::kMask) {
+    *static_cast<npy_bool*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(index.get()))) = 1;
+  }
+  if (!index) {
+    PyErr_Clear();
     return nullptr;
   }
-  Py_DECREF(items);
+  int status = 0;
+  bool reported = false;
+  {
+    const bool every_category[4] = {true, true, true, true};
+    FpErrorsNoted noting(every_category);
+    status = PyObject_SetItem(trial.get(), index.get(), value);
+    reported = noting.noted();
+  }
+  if (status < 0 || reported) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyArray_Dims scalar = {nullptr, 0};
+  PyObject* converted = PyArray_Newshape(reinterpret_cast<PyArrayObject*>(trial.get()), &scalar, NPY_CORDER);
+  if (!converted) PyErr_Clear();
+  return converted;
+}
+
+// Whether NumPy assigns a value of shape `value` into a part of shape
+// `part`: leading 1s dropped, the rest broadcast. One element takes a 0-d
+// value only (NumPy deprecates the others).
+bool assignable(const Shape& value, const Shape& part, bool element) {
+  if (element) return value.empty();
+  std::size_t lead = 0;
+  while (value.size() - lead > part.size() && value[lead] == 1) ++lead;
+  if (value.size() - lead > part.size()) return false;
+  const std::size_t offset = part.size() - (value.size() - lead);
+  for (std::size_t k = lead; k < value.size(); ++k) {
+    const std::int64_t d = part[offset + k - lead];
+    if (value[k] != d && value[k] != 1) return false;
+  }
+  return true;
+}
+
+// Whether NumPy's cast of array elements from `from` into `to` can never
+// fail or warn, whatever the data: floats into integers can (NaN, out of
+// range), floats into narrower floats can (overflow); the rest wrap or round.
+bool casts_quietly(DType from, DType to) {
+  if (!jit::is_float(from)) return true;
+  return jit::is_float(to) ? jit::itemsize(to) >= jit::itemsize(from) : to == DType::kBool;
+}
+
+// The value's node for an assignment into x: a lazy value or an array
+// whose elements go into x's dtype with no error or warning whatever the
+// data, or a scalar as NumPy converts it; -1 when not traced.
+int assigned_value_node(Trace& trace, const Operand& x, const Operand& v, AssignForm form) {
+  const bool array = v.lazy || (v.weak == Weak::kNone && !v.numpy_scalar && !v.shape.empty());
+  if (array) {
+    // A NumPy scalar assigned to an element or a part goes in as a Python
+    // number does (it may not fit); a mask's value, and arrays, are cast.
+    const bool quiet = v.numpy_scalar && form != AssignForm::kMask
+                           ? PyArray_CanCastTypeTo(reinterpret_cast<PyArray_Descr*>(v.descr),
+                                                   reinterpret_cast<PyArray_Descr*>(x.descr), NPY_SAFE_CASTING)
+                           : casts_quietly(v.dtype, x.dtype);
+    return quiet ? input_node(trace, v) : -1;
+  }
+  PyRef converted(converted_for_assignment(v.object, x.descr, form));
+  Operand c;
+  if (!converted || !classify(converted.get(), c)) return -1;
+  return input_node(trace, c);
+}
+
+// `x[key] = value` into a lazy value x, recorded as a new node that x then
+// names (every alias of x sees it, as NumPy writes x's memory). A boolean
+// mask of x's shape with a scalar value is `where(mask, value as NumPy
+// converts it, x)`, which kernels fuse; a basic index is `setitem(x,
+// value)`, which NumPy computes. 1: recorded; 0: not traced; -1: error.
+int record_assignment(PyObject* container, PyObject* key, PyObject* value, const Location& where) {
+  Operand x, v;
+  if (!viewable(container, x) || !classify(value, v) || !state_allows_tracing()) return 0;
+  std::shared_ptr<Trace> trace = open_trace();
+  const int consumed = v.lazy && Py_REFCNT(value) == 1 ? node_of(value) : -1;
+  if (shares_with_live_views(*trace, node_of(container), consumed)) return 0;
+  if (trace->region.nodes.size() > kMaxRegionNodes) return flush(Reason::k_size_cap, where, nullptr) < 0 ? -1 : 0;
+  jit::Node node;
+  node.dtype = node.compute = x.dtype;
+  node.shape = x.shape;
+  EagerForm form;
+  form.kind = EagerForm::Kind::kSetItem;
+  const int target = node_of(container);
+  if (is_lazy(key) || Py_TYPE(key) == &PyArray_Type) {
+    Operand mask;
+    if (!classify(key, mask) || mask.dtype != DType::kBool || mask.shape != x.shape) return 0;
+    if (!v.shape.empty()) return 0;  // an array of values: NumPy's, through materialization
+    const int value_node = assigned_value_node(*trace, x, v, AssignForm::kMask);
+    if (value_node < 0) return 0;
+    node.op = Op::where;
+    node.inputs[0] = input_node(*trace, mask);
+    node.inputs[1] = value_node;
+    node.inputs[2] = target;
+    form.arg_nodes = {target, node.inputs[0], value_node};
+    form.constants = {nullptr, nullptr, nullptr};
+  } else {
+    Shape part;
+    bool element = false;
+    if (!basic_index_shape(x.shape, key, part, element) || !assignable(v.shape, part, element)) return 0;
+    const int value_node =
+        assigned_value_node(*trace, x, v, element ? AssignForm::kElement : AssignForm::kPart);
+    if (value_node < 0) return 0;
+    node.op = Op::setitem;
+    node.inputs[0] = target;
+    node.inputs[1] = value_node;
+    form.arg_nodes = {target, -1, value_node};
+    form.constants = {nullptr, Py_NewRef(key), nullptr};
+  }
+  const int index = add_node(*trace, std::move(node), std::move(form), where);
+  retarget_lazy(container, index);
+  return 1;
+}
+
+// `u[key] = value` for an array u the program holds and a lazy value that
+// only the assignment uses: the region runs now (u is memory others see),
+// offered u[key] as where its last step may compute the value. 1: the value
+// is in u[key]; 0: not (the evaluator assigns it, as NumPy); -1: error.
+int store_into_array(PyObject* container, PyObject* key, PyObject* value, const Location& where) {
+  Operand v;
+  if (!classify(value, v) || v.shape.empty() || Py_REFCNT(value) != 1) return 0;
+  Trace& trace = *trace_of(value);
+  if (trace.handles[node_of(value)] != 1) return 0;
+  auto* u = reinterpret_cast<PyArrayObject*>(container);
+  Shape part;
+  bool element = false;
+  if (!basic_index_shape(Shape(PyArray_DIMS(u), PyArray_DIMS(u) + PyArray_NDIM(u)), key, part, element) ||
+      element || part != v.shape) {
+    return 0;
+  }
+  PyRef view(PyObject_GetItem(container, key));
+  if (!view || !PyArray_CheckExact(view.get())) {
+    PyErr_Clear();
+    return 0;
+  }
+  StoreTarget target;
+  target.node = node_of(value);
+  target.part = view.get();
+  if (run_trace(trace, Reason::k_store, where, "STORE_SUBSCR", &target) < 0) return -1;
+  return target.stored ? 1 : 0;
+}
+
+}  // namespace
+
+PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& where) {
+  Operand x;
+  if (!viewable(container, x)) return nullptr;
+  Shape shape;
+  bool element = false;
+  if (!basic_index_shape(x.shape, key, shape, element)) return nullptr;
   EagerForm form;
   form.kind = EagerForm::Kind::kSubscript;
   form.arg_nodes = {node_of(container), -1};
   form.constants = {nullptr, Py_NewRef(key)};
-  // An int for every dimension gives an element: a NumPy scalar.
-  const bool element = only_ints && consumed == rank;
+  // An element is a NumPy scalar.
   return record_view(x, std::move(shape), std::move(form), element, where);
+}
+
+int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where) {
+  if (running_trace()) return 0;
+  if (is_lazy(container)) return record_assignment(container, key, value, where);
+  if (is_lazy(value) && Py_TYPE(container) == &PyArray_Type) return store_into_array(container, key, value, where);
+  return 0;
 }
 
 namespace {

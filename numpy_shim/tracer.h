@@ -62,13 +62,13 @@ PyObject* lazy_attribute(PyObject* lazy, PyObject* name, const Location& where);
 // `container[key]` for a lazy container and a basic index (ints, slices,
 // None, Ellipsis): a view recorded into the region.
 PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& where);
-// `container[key] = value` for a lazy container and a boolean mask of its
-// shape and a Python number NumPy converts exactly: recorded as
-// where(mask, value, container), which the container's lazy value then
-// names. 1 when recorded, 0 when not (the evaluator stores it itself), -1
-// with an exception.
+// `container[key] = value` where the trace takes it: into a lazy value
+// (a boolean mask of its shape and a scalar, or a basic index) it is
+// recorded, and the container names the result; a lazy value assigned into
+// part of an array the program holds is computed (the region runs) and,
+// where the region allows, straight into that part. 1: done; 0: not done,
+// the evaluator materializes and assigns; -1: error.
 int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where);
-
 // The unbound ndarray method `lazy.name` calls when the tracer traces it
 // (borrowed), else nullptr.
 PyObject* lazy_method(PyObject* lazy, PyObject* name);

@@ -137,7 +137,17 @@ class Node:
 
     def refs(self):
         """Names of the inputs and operations this one reads."""
-        return set(NAME.findall(" ".join(line.split("=", 1)[1] for line in self.lines)))
+        return _reads(self.name, self.lines)
+
+
+def _reads(name, lines):
+    """Names the source lines of operation `name` read (`name = ...`, then
+    `name op= ...` or `name[...] = ...`)."""
+    found = set()
+    for line in lines:
+        found.update(NAME.findall(line.partition(" = ")[2] if line.startswith(f"{name} = ") else line))
+    found.discard(name)
+    return found
 
 
 @dataclass
@@ -523,10 +533,44 @@ class _Builder:
             args.append("keepdims=True")
         return f"np.linalg.norm({', '.join(args)})"
 
+    def assignment(self):
+        """`t[index] = value` into the value t names (written @ until the
+        operation has a name): a boolean mask, a basic index, or a part of
+        t assigned from another part of t (NumPy computes the value first)."""
+        target = self.array()
+        rank = len(self.shapes[target])
+        form = self.pick(["mask", "mask", "part", "part", "self", "other"] if rank else ["part"])
+        value = self.scalar()
+        # What decides which elements change: a boolean value, or t itself.
+        condition = None
+        if form == "mask":
+            masks = [m for m in self.live if self.dtypes[m] == "bool" and self.shapes[m] == self.shapes[target]]
+            if masks and self.chance(40):
+                index = condition = self.pick(masks)
+            else:
+                index = f"@ > {self.scalar()}"
+                condition = target
+        elif form == "part":
+            index = self.pick(["...", "::2", "::-1", "1:-1", "2:2"] if not rank else
+                              ["...", "0", "-1", "1:", "::2", "::-1", "1:-1", "2:2", "..., :1", "None, 1:"] +
+                              (["1:, ::-2", ":, 0", "0, ..."] if rank >= 2 else []))
+        elif form == "self":
+            index, part = self.pick([("1:", "[:-1]"), (":-1", "[1:]"), ("::-1", ""), ("1:-1", "[2:]"),
+                                     ("..., 1:", "[..., :-1]"), ("::2", "[1::2]"), (":", "[::-1] * 2")])
+            value = f"@{part}"
+        else:
+            index = self.pick(["...", "1:", "::-1", "..., :1"])
+            value = self.array()
+        operands = [target] + ([value] if value in self.live else [])
+        source = target if value.startswith("@") else value
+        return "setitem", (target, index, value), operands, {"assign": condition, "source": source,
+                                                           "scaled": "*" in value}
+
     def one_op(self):
         """(op name, source lines, value operand names, reduce info, in-place target)."""
         kind = self.pick(["binop"] * 6 + ["ufunc2"] * 3 + ["ufunc1"] * 4 + ["where"] * 2 +
-                         ["astype"] * 2 + ["reduce"] * 3 + ["norm", "unary", "inplace", "clip", "moment"] + ["view"] * 2)
+                         ["astype"] * 2 + ["reduce"] * 3 + ["norm", "unary", "inplace", "clip", "moment"] +
+                         ["view"] * 2 + ["assign"] * 2)
         if kind == "binop":
             sym = self.pick(list(BINARY_OPERATORS))
             a, b = self.operand(), self.operand()
@@ -576,6 +620,8 @@ class _Builder:
             hi = self.pick([self.operand(60)] * 3 + ["None"])
             text = f"np.clip({a}, {lo}, {hi})" if self.chance(60) else f"{a}.clip({lo}, {hi})"
             return "clip", text, [a] + [b for b in (lo, hi) if b != "None"], None
+        if kind == "assign":
+            return self.assignment()
         if kind == "astype":
             a = self.array()
             dt = self.pick(DTYPES)
@@ -595,6 +641,13 @@ class _Builder:
         target = self.array()
         b = self.operand(40)
         return BINARY_OPERATORS[sym], (target, sym, b), [target, b], "inplace"
+
+
+def _assignment_lines(name, text):
+    """The source of assignment `text` (target, index, value; @ standing for
+    the operation's name) as operation `name`."""
+    target, index, value = (part.replace("@", name) for part in text)
+    return [f"{name} = {target}", f"{name}[{index}] = {value}"]
 
 
 def _shape_dtype(value):
@@ -668,11 +721,29 @@ def programs(draw):
                 continue
             reduce_info = None
             condition = None
-            if isinstance(extra, dict):  # where: its condition
+            if isinstance(extra, dict) and "cond" in extra:  # where: its condition
                 condition = _value_info(b, extra["cond"])
                 extra = None
             try:
-                if extra == "inplace":
+                if isinstance(extra, dict):  # t[index] = value into the target's value
+                    lines = _assignment_lines(name, text)
+                    local = dict(env)
+                    t = env[operands[0]]
+                    local[name] = t.copy() if isinstance(t, np.ndarray) and t.flags.writeable else t
+                    _quiet_exec(lines[1], local)
+                    value = local[name]
+                    dtype, shape = _shape_dtype(value)
+                    # The result is where(changed, value as t's dtype, t).
+                    target_info = _value_info(b, operands[0])
+                    source_bound, source_dtype, source_taint = _value_info(b, extra["source"])
+                    mid = combine_bound("astype", [(source_bound, source_dtype)], dtype)
+                    mid_taint = tainted("astype", [(source_bound, source_dtype, source_taint)], dtype)
+                    if extra["scaled"]:
+                        mid = combine_bound("multiply", [(mid, dtype)], dtype)
+                    changed = _value_info(b, extra["assign"]) if extra["assign"] else None
+                    bound = combine_bound("where", [target_info[:2], (mid, dtype)], dtype)
+                    taint = tainted("where", [target_info, (mid, dtype, mid_taint)], dtype, changed)
+                elif extra == "inplace":
                     target, sym, rhs = text
                     lines = [f"{name} = {target}", f"{name} {sym}= {rhs}"]
                     plain = _quiet_eval(f"{target} {sym} {rhs}", env)
@@ -706,8 +777,12 @@ def programs(draw):
                 break
             except Exception:  # noqa: BLE001 - any failure NumPy reports is a valid program end
                 if b.chance(20):
-                    lines = ([f"{name} = {text[0]}", f"{name} {text[1]}= {text[2]}"]
-                             if extra == "inplace" else [f"{name} = {text}"])
+                    if isinstance(extra, dict):
+                        lines = _assignment_lines(name, text)
+                    elif extra == "inplace":
+                        lines = [f"{name} = {text[0]}", f"{name} {text[1]}= {text[2]}"]
+                    else:
+                        lines = [f"{name} = {text}"]
                     accepted = (op, lines, None, "", (), ("E",), True, None, operands, extra,
                                 False)
                     break
@@ -721,12 +796,12 @@ def programs(draw):
             node.reduce_call = (f"{fn}(np.abs(np.asarray({src}, dtype=np.float64))"
                                 f"{', ' + kw if kw else ''})")
         nodes.append(node)
-        used.update(NAME.findall(" ".join(line.split("=", 1)[1] for line in lines)))
+        used.update(_reads(name, lines))
         if fails:
             ended_by_error = True
             break
         env[name] = value
-        if extra == "inplace":
+        if extra == "inplace" or isinstance(extra, dict):
             target = operands[0]
             b.live.remove(target)
         b.live.append(name)

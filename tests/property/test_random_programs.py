@@ -4,13 +4,14 @@ python3.
 Hypothesis (program_gen.programs) generates programs: an expression DAG of 1
 to 12 NumPy operations over 1 to 4 seeded random arrays of mixed dtypes,
 shapes that broadcast (or, sometimes, do not), strided and reversed views,
-Python and NumPy scalars, reductions with every kind of axis. Each program is
-a function run inside try/except, under np.errstate(all='ignore') or with
-NumPy's default error handling (whose warnings go to stderr); it prints its
-exception, or for every result its type, dtype, shape, strides (of the
-dimensions longer than 1: its memory layout), a digest of
-its bytes, the bytes themselves when small, and the rule its values are
-compared by (see program_gen's docstring).
+Python and NumPy scalars, reductions with every kind of axis, assignments
+through masks and basic indices (`t[t > 0] = 1`, `t[1:] = t[:-1]`). Each
+program is a function run inside try/except, under np.errstate(all='ignore')
+or with NumPy's default error handling (whose warnings go to stderr); it
+prints its exception, or for every result its type, dtype, shape, strides (of
+the dimensions longer than 1: its memory layout), a digest of its bytes, the
+bytes themselves when small, and the rule its values are compared by (see
+program_gen's docstring).
 
 Programs are run in batches, one script per batch, once under python3 and once
 under npython (concurrently). Per program: the exception (type and message),
