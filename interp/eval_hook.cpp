@@ -11,6 +11,7 @@
 #include "interp/evaluator.h"
 #include "numpy_shim/blas_threads.h"
 #include "numpy_shim/numpy_api.h"
+#include "numpy_shim/tracer.h"
 
 namespace npy::interp {
 namespace {
@@ -70,7 +71,10 @@ PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int
   const Decision decision = decide(tstate, frame, throwflag);
   g_frame_counters[static_cast<int>(decision.handover)]->add_serialized();  // under the GIL
   if (decision.handover == Handover::kNone) {
-    if (!numpy_shim::g_ndarray_type) numpy_shim::notice_numpy();
+    if (!numpy_shim::g_ndarray_type) {
+      numpy_shim::notice_numpy();
+      if (numpy_shim::g_ndarray_type) numpy_shim::prepare_tracing();
+    }
     return evaluate_frame(tstate, frame, decision.code);
   }
   return _PyEval_EvalFrameDefault(tstate, frame, throwflag);

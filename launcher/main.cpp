@@ -18,6 +18,7 @@
 #include "interp/eval_hook.h"
 #include "interp/policy.h"
 #include "jit/trace_log.h"
+#include "jit/warm_up.h"
 #include "launcher/command_line.h"
 #include "launcher/controls.h"
 #include "launcher/runtime_module.h"
@@ -98,8 +99,6 @@ void run_interpreter(Launch& launch) {
   if (PyStatus_Exception(status)) exit_on(status, launch.scan);
 
   if (launch.controls.jit) {
-    npy::jit::set_log_channels(launch.controls.log_channels);
-    npy::jit::set_explain(launch.scan.explain_index != 0);
     npy::numpy_shim::set_default_float32(launch.controls.default_float32);
     npy::interp::install_evaluator(launch.controls.interp_all_frames ? npy::interp::Scope::kAll
                                                                      : npy::interp::Scope::kUserCode);
@@ -203,6 +202,9 @@ int main(int argc, char** argv) {
   pthread_attr_setstacksize(&attr, kThreadStackBytes);
   pthread_setattr_default_np(&attr);
   pthread_attr_setstacksize(&attr, kInterpreterStackBytes);
+  // Set before either thread compiles anything.
+  npy::jit::set_log_channels(launch.controls.log_channels);
+  npy::jit::set_explain(launch.scan.explain_index != 0);
   pthread_t interpreter;
   const int err = pthread_create(&interpreter, &attr, interpreter_thread, &launch);
   pthread_attr_destroy(&attr);
@@ -210,6 +212,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "npython: cannot start the interpreter thread: %s\n", std::strerror(err));
     return 1;
   }
+  npy::jit::warm_up();
   pthread_join(interpreter, nullptr);
   return launch.exit_code;
 }

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "jit/warm_up.h"
 #include "numpy_shim/default_float.h"
 #include "numpy_shim/errstate.h"
 #include "numpy_shim/py_ref.h"
@@ -1628,6 +1629,11 @@ int store_into_array(PyObject* container, PyObject* key, PyObject* value, const 
 }
 
 }  // namespace
+
+void prepare_tracing() {
+  load_vocabulary();
+  jit::start_kernel_threads();
+}
 
 PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& where) {
   Operand x;

@@ -13,6 +13,11 @@
 
 namespace npy::numpy_shim {
 
+// Once NumPy is loaded, before the program's first NumPy call: what the
+// first traced call would otherwise set up (the vocabulary of callables, the
+// kernels' threads), so that it is not timed as part of that call.
+void prepare_tracing();
+
 // Where the evaluator is, for sites in logs and for warnings.
 struct Location {
   PyCodeObject* code = nullptr;

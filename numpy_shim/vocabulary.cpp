@@ -159,6 +159,8 @@ Tables& tables() {
 
 }  // namespace
 
+void load_vocabulary() { tables(); }
+
 VocabularyEntry lookup_callable(PyObject* callable) {
   const Tables& t = tables();
   const auto found = t.callables.find(callable);

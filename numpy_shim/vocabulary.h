@@ -37,6 +37,10 @@ struct VocabularyEntry {
   bool method = false;                 // an ndarray method: the array comes first
 };
 
+// Looks NumPy's callables up now rather than at the first lookup. NumPy must
+// be loaded.
+void load_vocabulary();
+
 // What `callable` is to the tracer. NumPy must be loaded.
 VocabularyEntry lookup_callable(PyObject* callable);
 

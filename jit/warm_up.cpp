@@ -1,0 +1,68 @@
+#include "jit/warm_up.h"
+
+#include <omp.h>
+
+#include <atomic>
+
+#include <memory>
+#include <vector>
+
+#include "jit/backend.h"
+#include "jit/cpu_driver.h"
+#include "jit/fusion.h"
+#include "jit/host.h"
+
+namespace npy::jit {
+
+void warm_up() {
+  host_threads();
+  host_vector_isa();
+  Backend* backend = cpu_backend();
+  if (!backend) return;
+  // sum(x * x) over a vector: an element-wise member and a reduction, the
+  // code paths most kernels take.
+  Region region;
+  Node x;
+  x.shape = {64};
+  const int in = region.add(x);
+  Node square = x;
+  square.op = Op::multiply;
+  square.inputs[0] = square.inputs[1] = in;
+  const int product = region.add(square);
+  Node total;
+  total.op = Op::sum;
+  total.inputs[0] = product;
+  total.axes = 1;
+  region.add(total);
+  const std::vector<bool> needed(region.nodes.size(), true);
+  std::vector<bool> leaves(region.nodes.size(), false);
+  leaves.back() = true;
+  const std::vector<Step> steps = plan_region(region, needed, leaves, [backend](const Region& r, int node) {
+    return backend->fuse_class(r, node);
+  });
+  for (const Step& step : steps) {
+    if (step.eager || step.staged || step.group.inputs.size() != 1 || step.group.reductions.size() != 1) continue;
+    const std::unique_ptr<Kernel> kernel = backend->compile(region, step.group, {false});
+    if (!kernel) continue;
+    // Run once, on this thread alone (too little work to share): the
+    // driver's code and its library calls get ready too.
+    std::vector<double> data(64, 1.0);
+    double result = 0;
+    const std::vector<LoopInput> inputs = {{reinterpret_cast<const char*>(data.data()), {8}, DType::kFloat64}};
+    const std::vector<LoopReduction> reductions = {{Op::sum, DType::kFloat64, DType::kFloat64,
+                                                    reinterpret_cast<char*>(&result)}};
+    run_kernel(*kernel, step.group.shape, step.group.reduced_dims, inputs, {}, reductions);
+  }
+}
+
+void start_kernel_threads() {
+  const int threads = host_threads();
+  if (threads < 2) return;
+  // Each thread checks in, so that the compiler keeps the region: the team
+  // is what is wanted.
+  std::atomic<int> started{0};
+#pragma omp parallel num_threads(threads)
+  started.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace npy::jit
