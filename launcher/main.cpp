@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,9 @@ struct Launch {
   npy::Controls controls;
   sigset_t signal_mask;  // the process's, restored on the interpreter thread
   int exit_code;
+  // Set once the main thread's JIT warm-up is over; the program's code runs
+  // after it (a fork then finds no lock of the warm-up held).
+  std::promise<void> warmed_up;
 };
 
 void run_interpreter(Launch& launch) {
@@ -103,6 +107,7 @@ void run_interpreter(Launch& launch) {
     npy::interp::install_evaluator(launch.controls.interp_all_frames ? npy::interp::Scope::kAll
                                                                      : npy::interp::Scope::kUserCode);
   }
+  if (launch.controls.jit) launch.warmed_up.get_future().wait();
   launch.exit_code = Py_RunMain();
   if (launch.controls.jit && launch.scan.explain_index) {
     std::fputs(npy::jit::format_explain().c_str(), stderr);
@@ -147,7 +152,7 @@ void choose_openmp_wait_policy(char** argv) {
 int main(int argc, char** argv) {
   choose_openmp_wait_policy(argv);
   const std::vector<std::string> args(argv, argv + argc);
-  Launch launch{argc, argv, npy::scan_command_line(args), {}, {}, 0};
+  Launch launch{argc, argv, npy::scan_command_line(args), {}, {}, 0, {}};
   if (launch.scan.version && !launch.scan.help && !launch.scan.unknown_option) {
     print_version(launch.scan.version);
     return 0;
@@ -213,6 +218,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   npy::jit::warm_up();
+  launch.warmed_up.set_value();
   pthread_join(interpreter, nullptr);
   return launch.exit_code;
 }
