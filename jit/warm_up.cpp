@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include <memory>
+#include <sstream>
 #include <vector>
 
 #include "jit/backend.h"
@@ -15,6 +16,9 @@
 namespace npy::jit {
 
 void warm_up() {
+  // Kernel keys are written with string streams: the C++ library makes its
+  // locales (dozens of facets) on the first one.
+  std::ostringstream().put('k');
   host_threads();
   host_vector_isa();
   Backend* backend = cpu_backend();

@@ -1,11 +1,10 @@
 // The JIT's one-time set-up, done by the launcher's otherwise idle main
-// thread while the interpreter starts and the program imports NumPy, so that
-// a program's first region does not pay for it: CPU feature detection
-// (cpuid traps to the hypervisor on virtual machines: about 0.1 ms), the
-// backend's code memory, and one compilation, which binds the compiler's
-// library calls and loads its code pages, and one run of that kernel on
-// this thread. Nothing it makes is kept or counted; the kernel cache stays
-// empty.
+// thread while the interpreter starts, so that a program's first region does
+// not pay for it: CPU feature detection (cpuid traps to the hypervisor on
+// virtual machines: about 0.1 ms), the C++ library's locales, the backend's
+// code memory, and one compilation and run of a small kernel, which binds
+// the compiler's and the driver's library calls and loads their code pages.
+// Nothing it makes is kept or counted; the kernel cache stays empty.
 #pragma once
 
 namespace npy::jit {
