@@ -39,6 +39,13 @@ struct Kernel {
   // A member computes from element indices (arange): the loop's innermost
   // dimension must stay the one the index runs along.
   bool uses_index = false;
+  // Compiled to add its float sums leaf by leaf (compile's `leaf_sums`):
+  // instead of its operands, each ordered sum's slot receives one value per
+  // 128 operands, their sum in NumPy's order (eight running sums, then
+  // ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))), and its pointer
+  // moves by one item per 128. Every call then starts at a leaf's first
+  // operand and covers whole leaves, in rows of an even number of vectors.
+  bool leaf_sums = false;
   std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
   virtual ~Kernel() = default;
 };
@@ -75,9 +82,12 @@ class Backend {
   virtual ~Backend() = default;
   virtual const char* name() const = 0;
   virtual int fuse_class(const Region& region, int node) const = 0;
-  // Compiles the group; nullptr when it cannot after all.
+  // The elements of one vector of the group's kernel.
+  virtual int lanes(const Group& group) const = 0;
+  // Compiles the group (with `leaf_sums`, as Kernel::leaf_sums says); nullptr
+  // when it cannot after all.
   virtual std::unique_ptr<Kernel> compile(const Region& region, const Group& group,
-                                          const std::vector<bool>& broadcast_inner) = 0;
+                                          const std::vector<bool>& broadcast_inner, bool leaf_sums) = 0;
   // Compiles the staged reduction for inputs laid out as `layout` (one per
   // loop input); nullptr when it cannot.
   virtual std::unique_ptr<StagedKernel> compile_staged(const Region& region, const StagedReduction& staged,

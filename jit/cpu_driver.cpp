@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <numeric>
 
 #include "jit/host.h"
 
@@ -803,9 +804,70 @@ int run_short_sums(const Loop& loop, const Shape& shape, const std::vector<LoopR
   return flags.load();
 }
 
+// The sum of `leaves` leaf sums (a power of two) up NumPy's tree, which
+// halves them exactly.
+template <typename T>
+T combine_leaves(const T* sums, std::int64_t leaves) {
+  if (leaves == 1) return sums[0];
+  return combine_leaves(sums, leaves / 2) + combine_leaves(sums + leaves / 2, leaves / 2);
+}
+
+// Rows per kernel call of a leaf_sums kernel: whole leaves (a multiple of
+// `m` rows), about kMaxRowsWork elements, inside one sweep of `sweep` rows.
+std::int64_t leaf_call_rows(std::int64_t n, std::int64_t m, std::int64_t sweep) {
+  const std::int64_t by_work = std::max<std::int64_t>(1, kMaxRowsWork / n) / m * m;
+  return std::min(sweep, std::max(m, by_work));
+}
+
+// A loop whose float sums a leaf_sums kernel adds (fits_leaf_sums): calls
+// over rows write every leaf's sum, then each outer index's leaves add up.
+template <typename T>
+int run_leaf_sums(const Loop& loop, const Shape& shape, int reduced, const std::vector<LoopReduction>& reductions,
+                  int threads) {
+  const int r = static_cast<int>(shape.size());
+  const std::int64_t n = shape[r - 1], sweep = shape[r - 2];
+  const std::int64_t count = element_count(Shape(shape.end() - reduced, shape.end()));
+  const std::int64_t total = element_count(shape);
+  const std::int64_t outer = total / count, leaves = count / kPairwiseBlock;
+  const std::int64_t m = reduced == 1 ? 1 : kPairwiseBlock / std::gcd(n, kPairwiseBlock);
+  const std::int64_t per_call = leaf_call_rows(n, m, sweep);
+  const std::int64_t calls_per_sweep = (sweep + per_call - 1) / per_call;
+  const std::int64_t items = total / n / sweep * calls_per_sweep;
+  const std::int64_t all_leaves = total / kPairwiseBlock;
+  std::vector<T> leaf_sums(static_cast<std::size_t>(all_leaves * loop.ordered));
+  std::atomic<int> flags{0};
+#pragma omp parallel num_threads(items >= threads ? threads : 1)
+  {
+    std::feclearexcept(kFpFlags);
+    Accumulators acc(reductions.size());
+    std::vector<std::int64_t> index(r);
+    char* outs[kMaxOrderedSums];
+#pragma omp for schedule(static)
+    for (std::int64_t item = 0; item < items; ++item) {
+      const std::int64_t first = item % calls_per_sweep * per_call;
+      const std::int64_t row = item / calls_per_sweep * sweep + first;
+      unflatten(row, shape, r - 1, index.data());
+      for (int k = 0; k < loop.ordered; ++k) {
+        outs[k] = reinterpret_cast<char*>(leaf_sums.data() + k * all_leaves + row * n / kPairwiseBlock);
+      }
+      loop.rows(index.data(), std::min(per_call, sweep - first), acc, outs);
+    }
+#pragma omp for schedule(static)
+    for (std::int64_t o = 0; o < outer; ++o) {
+      for (std::size_t k = 0; k < reductions.size(); ++k) {
+        const T sum = combine_leaves(leaf_sums.data() + k * all_leaves + o * leaves, leaves);
+        store_sum(sum, reductions[k], count, reductions[k].data + o * itemsize(reductions[k].result));
+      }
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  }
+  return flags.load();
+}
+
 template <typename T>
 int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std::vector<LoopReduction>& reductions,
                    int threads) {
+  if (loop.kernel.leaf_sums) return run_leaf_sums<T>(loop, shape, reduced, reductions, threads);
   const int r = static_cast<int>(shape.size());
   if (reduced == 1 && loop.ordered == static_cast<int>(reductions.size()) && shape[r - 1] <= kPairwiseBlock &&
       !loop.kernel.uses_index && last_two_merge(loop, shape)) {
@@ -969,17 +1031,57 @@ std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs) {
   return b;
 }
 
+bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions,
+                    int lanes) {
+  const int r = static_cast<int>(shape.size());
+  if (reductions.empty() || static_cast<int>(reductions.size()) > kMaxOrderedSums || reduced_dims < 1 ||
+      reduced_dims > r) {
+    return false;
+  }
+  for (const LoopReduction& red : reductions) {
+    if ((red.op != Op::sum && red.op != Op::mean) || !is_float(red.compute)) return false;
+  }
+  const std::int64_t count = element_count(Shape(shape.end() - reduced_dims, shape.end()));
+  if (count % kPairwiseBlock != 0) return false;
+  const std::int64_t leaves = count / kPairwiseBlock;
+  if (leaves == 0 || (leaves & (leaves - 1)) != 0) return false;
+  const std::int64_t n = shape[r - 1];
+  if (n % (2 * lanes) != 0) return false;  // kernels take two vectors a step
+  for (const LoopInput& in : inputs) {
+    const std::int64_t inner = in.strides.empty() ? 0 : in.strides.back();
+    if (inner != 0 && inner != itemsize(in.dtype)) return false;
+  }
+  for (const LoopOutput& out : outputs) {
+    if (!out.strides.empty() && out.strides.back() != itemsize(out.dtype)) return false;
+  }
+  return reduced_dims == 1 || shape[r - 2] % (kPairwiseBlock / std::gcd(n, kPairwiseBlock)) == 0;
+}
+
 int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
-               const std::vector<LoopInput>& loop_inputs, const std::vector<LoopOutput>& outputs,
+               const std::vector<LoopInput>& loop_inputs, const std::vector<LoopOutput>& loop_outputs,
                const std::vector<LoopReduction>& reductions) {
   // A 0-d loop is a 1-d loop of one element.
   Shape shape = loop_shape.empty() ? Shape{1} : loop_shape;
   std::vector<LoopInput> inputs = loop_inputs;
+  std::vector<LoopOutput> outputs = loop_outputs;
   for (LoopInput& in : inputs) {
     if (in.strides.empty()) in.strides.assign(1, 0);
   }
+  int reduced = loop_shape.empty() && !reductions.empty() ? 1 : reduced_dims;
+  if (kernel.leaf_sums && shape.size() == 1) {
+    // Kernels that add leaves take whole rows: the elements (128 times a
+    // power of two) as rows of whole leaves, which calls share out.
+    const std::int64_t row = std::min<std::int64_t>(shape[0], 64 * kPairwiseBlock);
+    shape = {shape[0] / row, row};
+    for (LoopInput& in : inputs) in.strides.insert(in.strides.begin(), row * in.strides[0]);
+    for (LoopOutput& out : outputs) {
+      if (out.strides.empty()) out.strides.assign(1, itemsize(out.dtype));
+      out.strides.insert(out.strides.begin(), row * out.strides[0]);
+    }
+    reduced = 2;
+  }
   const int r = static_cast<int>(shape.size());
-  const int reduced = loop_shape.empty() && !reductions.empty() ? 1 : reduced_dims;
   const std::int64_t total = element_count(shape);
   Loop loop{kernel, shape, inputs, outputs, 0, kernel.lane_bytes, broadcast_inner(inputs), {}, {}, {}, {}, {}};
   for (std::size_t k = 0; k < reductions.size(); ++k) {

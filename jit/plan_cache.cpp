@@ -50,12 +50,12 @@ constexpr std::size_t kMaxPlans = 4096;
 }  // namespace
 
 const Kernel* CachedPlan::kernel(Backend& backend, const Region& region, std::size_t step,
-                                 const std::vector<bool>& broadcast_inner) {
-  for (const auto& [layout, kernel] : kernels_[step]) {
-    if (layout == broadcast_inner) return kernel;
+                                 const std::vector<bool>& broadcast_inner, bool leaf_sums) {
+  for (const Variant& v : kernels_[step]) {
+    if (v.leaf_sums == leaf_sums && v.broadcast_inner == broadcast_inner) return v.kernel;
   }
-  const Kernel* kernel = kernel_for(backend, region, steps[step].group, broadcast_inner);
-  kernels_[step].emplace_back(broadcast_inner, kernel);
+  const Kernel* kernel = kernel_for(backend, region, steps[step].group, broadcast_inner, leaf_sums);
+  kernels_[step].push_back({broadcast_inner, leaf_sums, kernel});
   return kernel;
 }
 

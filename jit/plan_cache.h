@@ -21,14 +21,20 @@ class CachedPlan {
   std::vector<Step> steps;
 
   // The kernel of fused step `step` for inputs laid out as `broadcast_inner`
-  // says (kernel_cache.h's kernel_for the first time).
+  // says, adding its sums leaf by leaf or not (kernel_cache.h's kernel_for
+  // the first time).
   const Kernel* kernel(Backend& backend, const Region& region, std::size_t step,
-                       const std::vector<bool>& broadcast_inner);
+                       const std::vector<bool>& broadcast_inner, bool leaf_sums);
 
  private:
   friend std::shared_ptr<CachedPlan> plan_for(Backend*, const Region&, const std::vector<bool>&,
                                               const std::vector<bool>&);
-  std::vector<std::vector<std::pair<std::vector<bool>, const Kernel*>>> kernels_;  // per step
+  struct Variant {
+    std::vector<bool> broadcast_inner;
+    bool leaf_sums;
+    const Kernel* kernel;
+  };
+  std::vector<std::vector<Variant>> kernels_;  // per step
 };
 
 // The plan of the region (`needed`, `leaves` as plan_region takes them);

@@ -139,9 +139,9 @@ struct Value {
 class KernelBuilder {
  public:
   KernelBuilder(x86::Compiler& cc, const Region& region, const Group& group,
-                const std::vector<bool>& broadcast_inner, int bits)
+                const std::vector<bool>& broadcast_inner, int bits, bool leaf_sums = false)
       : cc_(cc), region_(region), group_(group), broadcast_(broadcast_inner), bits_(bits),
-        lanes_(256 / bits) {}
+        lanes_(256 / bits), leaf_sums_(leaf_sums) {}
 
   bool build() {
     FuncNode* fn = cc_.addFunc(FuncSignatureT<void, void* const*, std::int64_t, void*, const void*, std::int64_t,
@@ -184,6 +184,25 @@ class KernelBuilder {
       lane_mask_ = cc_.newYmm("lane_mask");
       cc_.vmovdqu(lane_mask_, x86::ymmword_ptr(mask));
     }
+    x86::Gp leaf_left;
+    if (leaf_sums_) {
+      // Each ordered sum's eight running sums: two vectors of doubles (the
+      // one that takes the next vector first), or one of floats.
+      minus_zero_ = cc_.newYmm("minus_zero");
+      if (wide()) {
+        cc_.vbroadcastsd(minus_zero_, cc_.newDoubleConst(ConstPoolScope::kLocal, -0.0));
+      } else {
+        cc_.vbroadcastss(minus_zero_, cc_.newFloatConst(ConstPoolScope::kLocal, -0.0f));
+      }
+      for (std::size_t k = 0; k < ordered_.size(); ++k) {
+        for (int v = 0; v < (wide() ? 2 : 1); ++v) {
+          leaf_accumulators_.push_back(cc_.newYmm());
+          cc_.vmovapd(leaf_accumulators_.back(), minus_zero_);
+        }
+      }
+      leaf_left = cc_.newInt64("leaf_left");
+      cc_.mov(leaf_left, leaf_steps());
+    }
 
     Label row = cc_.newLabel();
     Label loop = cc_.newLabel();
@@ -218,28 +237,34 @@ class KernelBuilder {
     cc_.test(left, left);
     cc_.jz(row_end);
     cc_.bind(loop);
-    values_ = fixed_;
-    if (!emit_members()) return false;
-    for (std::size_t o = 0; o < nout; ++o) {
-      if (!store_output(o)) return false;
-    }
-    if (index_.isValid()) {
-      const x86::Ymm step = broadcast_int(lanes_);
-      wide() ? cc_.vpaddq(index_, index_, step) : cc_.vpaddd(index_, index_, step);
-    }
-    for (std::size_t i = 0; i < nslots; ++i) {
-      if (i < nin && broadcast_[i]) continue;
-      DType t;
-      if (i < nin) {
-        t = region_.nodes[group_.inputs[i]].dtype;
-      } else if (i < nin + nout) {
-        t = region_.nodes[group_.outputs[i - nin]].dtype;
-      } else {
-        t = region_.nodes[ordered_[i - nin - nout]].compute;
+    // Kernels that add leaves take two vectors a step: the first for the low
+    // four running sums of doubles, the second for the high four.
+    for (copy_ = 0; copy_ < vectors_per_step(); ++copy_) {
+      values_ = fixed_;
+      if (!emit_members()) return false;
+      for (std::size_t o = 0; o < nout; ++o) {
+        if (!store_output(o)) return false;
       }
-      cc_.add(pointers_[i], lanes_ * itemsize(t));
+      if (index_.isValid()) {
+        const x86::Ymm step = broadcast_int(lanes_);
+        wide() ? cc_.vpaddq(index_, index_, step) : cc_.vpaddd(index_, index_, step);
+      }
+      for (std::size_t i = 0; i < nslots; ++i) {
+        if (i < nin && broadcast_[i]) continue;
+        if (leaf_sums_ && i >= nin + nout) continue;  // moved by end_leaf_if_due
+        DType t;
+        if (i < nin) {
+          t = region_.nodes[group_.inputs[i]].dtype;
+        } else if (i < nin + nout) {
+          t = region_.nodes[group_.outputs[i - nin]].dtype;
+        } else {
+          t = region_.nodes[ordered_[i - nin - nout]].compute;
+        }
+        cc_.add(pointers_[i], lanes_ * itemsize(t));
+      }
     }
-    cc_.dec(left);
+    if (leaf_sums_) end_leaf_if_due(leaf_left, nin + nout);
+    cc_.sub(left, vectors_per_step());
     cc_.jnz(loop);
     cc_.bind(row_end);
     for (std::size_t i = 0; i < nslots; ++i) {
@@ -788,6 +813,52 @@ class KernelBuilder {
     return true;
   }
 
+  int vectors_per_step() const { return leaf_sums_ ? 2 : 1; }
+
+  // Steps in one leaf of 128 operands.
+  int leaf_steps() const { return 128 / lanes_ / vectors_per_step(); }
+
+  // After a step: when it ended a leaf, each ordered sum's eight running
+  // sums are added as NumPy adds them, ((r0 + r1) + (r2 + r3)) + ((r4 + r5)
+  // + (r6 + r7)), the result goes to its slot (the first of them at
+  // `first_slot`), and the next leaf starts from -0.0 (x + -0.0 is x, as
+  // NumPy's first r[i] = a[i]).
+  void end_leaf_if_due(const x86::Gp& leaf_left, std::size_t first_slot) {
+    Label not_yet = cc_.newLabel();
+    cc_.dec(leaf_left);
+    cc_.jnz(not_yet);
+    x86::Xmm a = cc_.newXmm(), b = cc_.newXmm();
+    for (std::size_t k = 0; k < ordered_.size(); ++k) {
+      const x86::Gp& at = pointers_[first_slot + k];
+      if (wide()) {
+        x86::Ymm& low = leaf_accumulators_[2 * k];
+        x86::Ymm& high = leaf_accumulators_[2 * k + 1];
+        x86::Ymm pairs = cc_.newYmm();
+        cc_.vhaddpd(pairs, low, high);                 // r0+r1, r4+r5, r2+r3, r6+r7
+        cc_.vextractf128(a, pairs, 1);                 // r2+r3, r6+r7
+        cc_.vaddpd(a, pairs.xmm(), a);                 // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7)
+        cc_.vpermilpd(b, a, 1);
+        cc_.vaddsd(a, a, b);
+        cc_.vmovsd(x86::qword_ptr(at), a);
+        cc_.add(at, 8);
+        cc_.vmovapd(low, minus_zero_);
+        cc_.vmovapd(high, minus_zero_);
+      } else {
+        x86::Ymm& sums = leaf_accumulators_[k];
+        cc_.vextractf128(b, sums, 1);                  // r4..r7
+        cc_.vhaddps(a, sums.xmm(), b);                 // r0+r1, r2+r3, r4+r5, r6+r7
+        cc_.vhaddps(a, a, a);                          // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7), ...
+        cc_.vmovshdup(b, a);
+        cc_.vaddss(a, a, b);
+        cc_.vmovss(x86::dword_ptr(at), a);
+        cc_.add(at, 4);
+        cc_.vmovaps(sums, minus_zero_);
+      }
+    }
+    cc_.mov(leaf_left, leaf_steps());
+    cc_.bind(not_yet);
+  }
+
   bool emit_reduction(int index) {
     const Node& node = region_.nodes[index];
     std::size_t first = 0;  // the reduction's first accumulator register
@@ -801,11 +872,20 @@ class KernelBuilder {
     switch (node.op) {
       case Op::sum:
       case Op::mean: {
-        if (sums_in_numpy_order(node)) {  // the operands go out, in order
+        if (sums_in_numpy_order(node)) {  // the operands go out, in order, or add up leaf by leaf
           if (!operand(node.inputs[0], node.compute, v)) return false;
-          std::size_t slot = group_.inputs.size() + group_.outputs.size();
-          while (ordered_[slot - group_.inputs.size() - group_.outputs.size()] != index) ++slot;
-          cc_.vmovdqu(x86::ymmword_ptr(pointers_[slot]), v.reg);
+          std::size_t k = 0;
+          while (ordered_[k] != index) ++k;
+          if (leaf_sums_) {
+            if (w) {
+              x86::Ymm& sums = leaf_accumulators_[2 * k + copy_];
+              cc_.vaddpd(sums, sums, v.reg);
+            } else {
+              cc_.vaddps(leaf_accumulators_[k], leaf_accumulators_[k], v.reg);
+            }
+            return true;
+          }
+          cc_.vmovdqu(x86::ymmword_ptr(pointers_[group_.inputs.size() + group_.outputs.size() + k]), v.reg);
           return true;
         }
         const DType as = is_float(node.compute) ? node.compute : (w ? DType::kInt64 : DType::kInt32);
@@ -995,6 +1075,10 @@ class KernelBuilder {
   const std::vector<bool>& broadcast_;
   const int bits_;
   const int lanes_;
+  const bool leaf_sums_;
+  int copy_ = 0;  // which vector of the step is emitted
+  std::vector<x86::Ymm> leaf_accumulators_;  // per ordered sum, leaf_sums_ kernels
+  x86::Ymm minus_zero_;
   x86::Gp vectors_;
   std::vector<x86::Gp> pointers_;
   std::vector<x86::Ymm> accumulators_;
@@ -1528,17 +1612,20 @@ class X86Backend : public Backend {
     return cls == 0 ? 64 : cls;
   }
 
-  std::unique_ptr<Kernel> compile(const Region& region, const Group& group,
-                                  const std::vector<bool>& broadcast_inner) override {
+  int lanes(const Group& group) const override { return 256 / group.fuse_class; }
+
+  std::unique_ptr<Kernel> compile(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner,
+                                  bool leaf_sums) override {
     auto kernel = std::make_unique<X86Code<Kernel>>();
     const int bits = group.fuse_class;
     const bool made = generate(*kernel, [&](x86::Compiler& cc) {
-      return KernelBuilder(cc, region, group, broadcast_inner, bits).build();
+      return KernelBuilder(cc, region, group, broadcast_inner, bits, leaf_sums).build();
     });
     if (!made) return nullptr;
     kernel->lanes = 256 / bits;
     kernel->lane_bytes = bits / 8;
     kernel->uses_index = uses_index(region, group);
+    kernel->leaf_sums = leaf_sums;
     return kernel;
   }
 
