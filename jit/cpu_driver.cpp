@@ -1071,8 +1071,9 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   int reduced = loop_shape.empty() && !reductions.empty() ? 1 : reduced_dims;
   if (kernel.leaf_sums && shape.size() == 1) {
     // Kernels that add leaves take whole rows: the elements (128 times a
-    // power of two) as rows of whole leaves, which calls share out.
-    const std::int64_t row = std::min<std::int64_t>(shape[0], 64 * kPairwiseBlock);
+    // power of two) as rows of whole leaves, which calls share out; as one
+    // row when the kernel counts element indices (they restart each row).
+    const std::int64_t row = kernel.uses_index ? shape[0] : std::min<std::int64_t>(shape[0], 64 * kPairwiseBlock);
     shape = {shape[0] / row, row};
     for (LoopInput& in : inputs) in.strides.insert(in.strides.begin(), row * in.strides[0]);
     for (LoopOutput& out : outputs) {

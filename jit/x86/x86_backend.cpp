@@ -187,7 +187,7 @@ class KernelBuilder {
     x86::Gp leaf_left;
     if (leaf_sums_) {
       // Each ordered sum's eight running sums: two vectors of doubles (the
-      // one that takes the next vector first), or one of floats.
+      // low four, then the high four), or one of floats.
       minus_zero_ = cc_.newYmm("minus_zero");
       if (wide()) {
         cc_.vbroadcastsd(minus_zero_, cc_.newDoubleConst(ConstPoolScope::kLocal, -0.0));

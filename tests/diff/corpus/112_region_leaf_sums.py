@@ -1,9 +1,9 @@
 # Float sums of 128 times a power of two operands, which kernels add leaf by
 # leaf in NumPy's order (eight running sums per leaf of 128, then up the
 # tree): one leaf, many, whole arrays, rows, blocks of rows, several sums
-# and an element-wise result from one loop, broadcast operands, float32, and
-# the special values and warnings the adds themselves make. Each result is
-# printed exactly.
+# and an element-wise result from one loop, broadcast operands, operands
+# from element indices, float32, and the special values and warnings the
+# adds themselves make. Each result is printed exactly.
 import warnings
 
 import numpy as np
@@ -23,6 +23,10 @@ def sums_of(dtype):
         x = rng.standard_normal(n).astype(dtype)
         exact(f"{name} whole {n}", np.sum(x * 3))
         exact(f"{name} mean {n}", (x - 1).mean())
+    # Operands made from element indices, whose count restarts each row.
+    for n in (1 << 13, 1 << 15):
+        exact(f"{name} arange {n}", np.sum(np.arange(n, dtype=dtype) * 0.5))
+        exact(f"{name} arange {n}, mean", np.arange(n, dtype=dtype).mean())
     # Leaves inside rows, rows inside leaves, and blocks of rows.
     for rows, n in ((300, 128), (50, 1024), (64, 16), (32, 64)):
         a = rng.standard_normal((rows, n)).astype(dtype)
