@@ -109,9 +109,11 @@ NAME = re.compile(r"\b[at]\d+\b")
 
 # Big enough for npython to trace them (2048+ elements), some beyond 32768
 # (where its kernels start using several threads).
+# The last four: sums of 128 times a power of two elements, which kernels
+# add leaf by leaf.
 BIG_SHAPES = [(200, 150), (150, 200), (24000,), (20000,), (30, 40, 20), (2, 100, 120),
               (128, 160), (25, 30, 30), (160, 1, 128), (300, 200), (50000,), (40, 40, 40),
-              (256, 1, 300)]
+              (256, 1, 300), (16384,), (32, 256), (64, 8, 16), (4, 32, 128)]
 
 
 @dataclass
