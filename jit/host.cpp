@@ -2,7 +2,9 @@
 
 #include <asmjit/core.h>
 #include <omp.h>
+#include <pthread.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 
@@ -40,13 +42,37 @@ int parse_thread_count(const std::string& text) {
   return static_cast<int>(value);
 }
 
-int host_threads() {
+namespace {
+
+// OpenMP's thread team does not survive fork(): a child process that starts
+// a parallel region waits for threads that exist only in its parent (a
+// multiprocessing Pool's workers hung so). A child forked once kernels may
+// have had a team runs them on its one thread.
+std::atomic<bool> g_team_may_exist{false};
+std::atomic<bool> g_one_thread{false};
+
+void note_fork_in_child() {
+  if (g_team_may_exist.load(std::memory_order_relaxed)) g_one_thread.store(true, std::memory_order_relaxed);
+}
+
+const bool g_fork_handler = pthread_atfork(nullptr, nullptr, note_fork_in_child) == 0;
+
+int requested_threads() {
   const char* requested = std::getenv("NPY_THREADS");
   if (requested) {
     const int n = parse_thread_count(requested);
     if (n > 0) return n;
   }
   return omp_get_num_procs();
+}
+
+}  // namespace
+
+int host_threads() {
+  if (g_one_thread.load(std::memory_order_relaxed)) return 1;
+  const int n = requested_threads();
+  if (n > 1) g_team_may_exist.store(true, std::memory_order_relaxed);
+  return n;
 }
 
 }  // namespace npy::jit

@@ -19,7 +19,6 @@ void warm_up() {
   // Kernel keys are written with string streams: the C++ library makes its
   // locales (dozens of facets) on the first one.
   std::ostringstream().put('k');
-  host_threads();
   host_vector_isa();
   Backend* backend = cpu_backend();
   if (!backend) return;
