@@ -1658,6 +1658,25 @@ int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, c
 
 namespace {
 
+// NumPy's `**` on a float array with the exponent 2 or -1 (Python ints) or
+// 0.5 (a Python float) calls square, reciprocal or sqrt instead of power:
+// the values (sqrt(-0.0) is -0.0) and the warnings are those ufuncs'.
+// Op::input when `**` stays power.
+Op power_shortcut(const Operand& base, PyObject* exponent) {
+  if (base.weak != Weak::kNone || base.numpy_scalar || !jit::is_float(base.dtype)) return Op::input;
+  if (PyLong_CheckExact(exponent)) {
+    int overflow = 0;
+    const long e = PyLong_AsLongAndOverflow(exponent, &overflow);
+    if (overflow != 0 || (e == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return Op::input;
+    }
+    return e == 2 ? Op::square : e == -1 ? Op::reciprocal : Op::input;
+  }
+  if (PyFloat_CheckExact(exponent) && PyFloat_AS_DOUBLE(exponent) == 0.5) return Op::sqrt;
+  return Op::input;
+}
+
 // The recording halves of the trace_* entry points, kept out of line so
 // that an operation on small arrays, answered by may_trace alone, pays for
 // none of their set-up.
@@ -1672,6 +1691,18 @@ namespace {
   // In place, only a pending lazy value can be updated without writing
   // memory the program can see.
   if (in_place && (!a.lazy || shares_with_views(*trace_of(lhs), node_of(lhs)))) return nullptr;
+  if (op == Op::power) {
+    const Op shortcut = power_shortcut(a, rhs);
+    if (shortcut != Op::input) {
+      EagerForm form;
+      form.kind = EagerForm::Kind::kCall;
+      form.callable = Py_NewRef(ufunc_of(shortcut));
+      form.reports_at_call_site = true;
+      form.ufunc_name = jit::op_info(shortcut).name;
+      const Operand* ops[] = {&a};
+      return record_elementwise(shortcut, ops, 1, std::move(form), where, in_place ? lhs : nullptr);
+    }
+  }
   EagerForm form;
   form.kind = in_place ? EagerForm::Kind::kInPlaceOperator : EagerForm::Kind::kBinaryOperator;
   form.operator_code = nb_op;
