@@ -678,11 +678,15 @@ EagerForm creation_call(PyObject* callable, const CallArgs& call, int first_node
 // The 0-d value is made by the same function called with shape () (or a
 // 0-d prototype), so that NumPy decides its dtype and value, NPY_DEFAULT_FLOAT
 // included. A filled array that leaves the region is made by the program's
-// own call (jit/fusion.cpp). np.empty is not traced: what it holds is
-// whatever its memory held.
+// own call (jit/fusion.cpp). np.empty and empty_like are filled with zero
+// (made by zeros or zeros_like): what they hold is unspecified, and one that
+// leaves the region unwritten is the program's own call's memory.
 PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
                           PyObject* kwnames, const CallArgs& call, const Location& where) {
   const bool full = like ? callable == numpy_attr("full_like") : callable == numpy_attr("full");
+  const bool empty = like ? callable == numpy_attr("empty_like") : callable == numpy_attr("empty");
+  PyObject* zero_d_maker = empty ? numpy_attr(like ? "zeros_like" : "zeros") : callable;
+  if (!zero_d_maker) return nullptr;
   const std::size_t most_positional = full ? 3 : 2;  // (shape or prototype, [fill_value,] dtype)
   if (call.positional.empty() || call.positional.size() > most_positional) return nullptr;
   if (!call.only_keywords({"dtype", "order", "fill_value"})) return nullptr;
@@ -735,9 +739,9 @@ PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, 
   bool default_float = false;
   PyObject* value = nullptr;
   if (zero_d_args[0]) {
-    value = like ? nullptr : call_with_default_float(callable, zero_d_args.data(), nargs, kwnames);
+    value = like ? nullptr : call_with_default_float(zero_d_maker, zero_d_args.data(), nargs, kwnames);
     default_float = value != nullptr;
-    if (!value && !PyErr_Occurred()) value = PyObject_Vectorcall(callable, zero_d_args.data(), nargs, kwnames);
+    if (!value && !PyErr_Occurred()) value = PyObject_Vectorcall(zero_d_maker, zero_d_args.data(), nargs, kwnames);
   }
   Py_XDECREF(zero_d_prototype);
   Py_XDECREF(empty_shape);

@@ -93,6 +93,8 @@ Tables build_tables() {
     PyErr_Clear();
     add_function(np, (std::string(creations[i]) + "_like").c_str(), CallForm::kCreateLike, jit::Op::full);
   }
+  add_function(np, "empty", CallForm::kCreate, jit::Op::full);
+  add_function(np, "empty_like", CallForm::kCreateLike, jit::Op::full);
   add_function(np, "arange", CallForm::kArange, jit::Op::arange);
   add_function(np, "linspace", CallForm::kLinspace, jit::Op::arange);
   t.creations[3] = PyObject_GetAttrString(np, "arange");  // kept for the process
