@@ -37,10 +37,11 @@ ldd "$npython" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name path; do
 done
 
 # The standard library without what neither programs nor the tests use:
-# CPython's own test suite and its C test modules, the GUI (Tk is not on the
-# GPU machine), the 2to3 and pip bootstrap tools, the static library and
-# headers for linking against Python, and bytecode caches (Python writes
-# them on first import; keeping them would add half again to the archive).
+# CPython's own test suite and its C test modules, the GUI and nis (Tk,
+# libnsl and libtirpc are not on the GPU machine), the 2to3 and pip
+# bootstrap tools, the static library and headers for linking against
+# Python, and bytecode caches (Python writes them on first import; keeping
+# them would add half again to the archive).
 tar -C "$(dirname "$stdlib")" -cf - \
   --exclude=python3.11/site-packages \
   --exclude=python3.11/test --exclude=python3.11/idlelib --exclude=python3.11/tkinter \
@@ -49,7 +50,7 @@ tar -C "$(dirname "$stdlib")" -cf - \
   --exclude='python3.11/config-3.11-*' \
   --exclude='python3.11/lib-dynload/_test*' --exclude='python3.11/lib-dynload/_ctypes_test*' \
   --exclude='python3.11/lib-dynload/_xxtestfuzz*' --exclude='python3.11/lib-dynload/xxlimited*' \
-  --exclude='python3.11/lib-dynload/_tkinter*' \
+  --exclude='python3.11/lib-dynload/_tkinter*' --exclude='python3.11/lib-dynload/nis.*' \
   --exclude=__pycache__ \
   python3.11 | tar -C "$home/lib" -xf -
 
