@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "jit/fusion.h"
+#include "jit/host.h"
 #include "jit/region.h"
 
 namespace npy::jit {
@@ -18,16 +19,27 @@ namespace npy::jit {
 //         sums in NumPy's order (its operands are written there): the
 //         first element of each (an input that does not move along a row
 //         is read once per row);
-//  accumulators: three vectors per reduction (kAccumulatorVectors), read
-//         at entry and written back: the running value; for argmin and
-//         argmax also the index of the best value per lane (-1: none yet)
-//         and each lane's next element index;
+//  accumulators: three vectors per reduction (kAccumulatorVectors), each
+//         in a slot of kAccumulatorBytes (a kernel uses the first
+//         lanes * lane_bytes of it), read at entry and written back: the
+//         running value; for argmin and argmax also the index of the best
+//         value per lane (-1: none yet) and each lane's next element index.
+//         Float min and max accumulate in the lanes of 256 bits (AVX2's) at
+//         any width: the lanes where elements meet decide which of equal
+//         values (-0.0 and 0.0) or of NaNs comes out
+//         (accumulator_lanes);
 //  lane_mask: a vector whose lanes say which elements reductions take;
 //  row_steps: per slot, the bytes its pointer moves after a row, beyond
 //         what the row's vectors moved it;
 //  first_index: the index along the innermost dimension of each row's
 //         first element (for index ops, `uses_index`).
 constexpr int kAccumulatorVectors = 3;
+constexpr int kAccumulatorBytes = 64;
+// The widest vector a kernel uses (AVX-512's).
+constexpr int kMaxVectorBytes = 64;
+// A kernel that adds leaves (Kernel::leaf_sums) takes 64 bytes of operands
+// a step (8 doubles or 16 floats: two AVX2 vectors or one AVX-512 vector).
+constexpr int kLeafStepBytes = 64;
 
 struct Kernel {
   using Entry = void (*)(void* const* slots, std::int64_t vectors, void* accumulators,
@@ -44,7 +56,8 @@ struct Kernel {
   // 128 operands, their sum in NumPy's order (eight running sums, then
   // ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))), and its pointer
   // moves by one item per 128. Every call then starts at a leaf's first
-  // operand and covers whole leaves, in rows of an even number of vectors.
+  // operand and covers whole leaves, in rows of whole steps
+  // (kLeafStepBytes of operands). The sums are the same at every width.
   bool leaf_sums = false;
   std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
   virtual ~Kernel() = default;
@@ -77,6 +90,12 @@ struct StagedKernel {
   virtual ~StagedKernel() = default;
 };
 
+// The lanes of reduction `r`'s accumulator in a kernel of `lanes` lanes of
+// `lane_bytes`: 256 bits' worth for float min and max, else `lanes`.
+inline int accumulator_lanes(Op op, bool float_lanes, int lanes, int lane_bytes) {
+  return (op == Op::min || op == Op::max) && float_lanes ? 32 / lane_bytes : lanes;
+}
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -95,7 +114,14 @@ class Backend {
 };
 
 // The x86-64 backend for this machine, or nullptr when its CPU lacks what
-// the backend needs (AVX2 and BMI2).
+// the backend needs (AVX2 and BMI2): 512-bit kernels where the CPU has
+// AVX-512 (host_vector_isa), else 256-bit ones.
 Backend* cpu_backend();
+
+// An x86-64 backend that generates `isa`'s kernels (kAvx2: 256 bits;
+// kAvx512: 512 bits; kSse2: none, nullptr), whatever this CPU runs: its
+// kernels run only on CPUs that have the ISA. Kernels it made must go before
+// it does.
+std::unique_ptr<Backend> make_x86_backend(VectorIsa isa);
 
 }  // namespace npy::jit

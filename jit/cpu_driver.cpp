@@ -24,9 +24,12 @@ constexpr std::int64_t kNoRowSteps[kMaxSlots] = {};  // for calls over one row
 constexpr std::int64_t kMinParallelWork = 1 << 15;  // elements below which one thread runs
 constexpr int kFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
 
-struct alignas(32) Vector {
-  unsigned char bytes[32];
+// One vector of a kernel of any width (kernels of 256-bit vectors use its
+// first half).
+struct alignas(kMaxVectorBytes) Vector {
+  unsigned char bytes[kMaxVectorBytes];
 };
+static_assert(sizeof(Vector) == kAccumulatorBytes, "accumulators lie one Vector apart");
 
 // Accumulator vectors, kAccumulatorVectors per reduction (backend.h), as
 // the kernel reads and writes them; acc[k] is reduction k's first. Integer
@@ -45,7 +48,12 @@ struct Accumulators {
 
 template <typename T>
 void fill_lanes(Vector& v, T value) {
-  for (std::size_t i = 0; i < 32 / sizeof(T); ++i) std::memcpy(v.bytes + i * sizeof(T), &value, sizeof(T));
+  for (std::size_t i = 0; i < sizeof v / sizeof(T); ++i) std::memcpy(v.bytes + i * sizeof(T), &value, sizeof(T));
+}
+
+// The lanes of reduction r's accumulator in `kernel` (backend.h).
+int lanes_for(const Kernel& kernel, const LoopReduction& r) {
+  return accumulator_lanes(r.op, is_float(r.compute), kernel.lanes, kernel.lane_bytes);
 }
 
 // min and max of integers: their lanes hold the type's own values (8- and
@@ -65,8 +73,9 @@ bool arg_reduction(const LoopReduction& r) { return r.op == Op::argmin || r.op =
 
 // Points each lane of an argmin/argmax at the element index it sees next:
 // `first`, first + 1, ... (the kernel adds the lane count per vector).
-void set_next_index(Vector* v, std::int64_t first, int lane_bytes) {
-  for (int k = 0; k < 32 / lane_bytes; ++k) {
+void set_next_index(Vector* v, std::int64_t first, const Kernel& kernel) {
+  const int lane_bytes = kernel.lane_bytes;
+  for (int k = 0; k < kernel.lanes; ++k) {
     if (lane_bytes == 8) {
       const std::int64_t at = first + k;
       std::memcpy(v[2].bytes + 8 * k, &at, 8);
@@ -77,12 +86,15 @@ void set_next_index(Vector* v, std::int64_t first, int lane_bytes) {
   }
 }
 
-void init_accumulator(Vector* accumulator, const LoopReduction& r, int lane_bytes) {
+// Fills every lane of the accumulator (whatever the kernel uses of it) with
+// the reduction's identity.
+void init_accumulator(Vector* accumulator, const LoopReduction& r, const Kernel& kernel) {
+  const int lane_bytes = kernel.lane_bytes;
   Vector& v = accumulator[0];
   if (arg_reduction(r)) {
-    std::memset(v.bytes, 0, 32);
-    std::memset(accumulator[1].bytes, 0xff, 32);  // -1: no index yet
-    set_next_index(accumulator, 0, lane_bytes);
+    std::memset(v.bytes, 0, sizeof v);
+    std::memset(accumulator[1].bytes, 0xff, sizeof v);  // -1: no index yet
+    set_next_index(accumulator, 0, kernel);
     return;
   }
   if (int_extreme(r)) {
@@ -110,8 +122,8 @@ void init_accumulator(Vector* accumulator, const LoopReduction& r, int lane_byte
       }
       return;
     }
-    case Op::all: std::memset(v.bytes, 0xff, 32); return;
-    default: std::memset(v.bytes, 0, 32); return;
+    case Op::all: std::memset(v.bytes, 0xff, sizeof v); return;
+    default: std::memset(v.bytes, 0, sizeof v); return;
   }
 }
 
@@ -151,10 +163,11 @@ bool arg_better(const Partial& a, const Partial& b, const LoopReduction& r) {
   return better || (same && a.at < b.at);
 }
 
-Partial lanes_of(const Vector* accumulator, const LoopReduction& r, int lane_bytes) {
+Partial lanes_of(const Vector* accumulator, const LoopReduction& r, const Kernel& kernel) {
+  const int lane_bytes = kernel.lane_bytes;
   const Vector& v = accumulator[0];
   Partial p;
-  const int lanes = 32 / lane_bytes;
+  const int lanes = lanes_for(kernel, r);
   const bool wide = lane_bytes == 8;
   if (arg_reduction(r)) {
     for (int k = 0; k < lanes; ++k) {
@@ -462,12 +475,12 @@ struct Loop {
 
   void carry_narrow_sums(Accumulators& acc) const {
     for (int k : narrow_sums) {
-      for (int lane = 0; lane < 8; ++lane) {
+      for (int lane = 0; lane < kernel.lanes; ++lane) {
         std::int32_t x;
         std::memcpy(&x, acc[k]->bytes + 4 * lane, 4);
         acc.carried[k] += x;
       }
-      std::memset(acc[k]->bytes, 0, 32);
+      std::memset(acc[k]->bytes, 0, sizeof(Vector));
     }
   }
 
@@ -500,11 +513,12 @@ struct Loop {
   }
 
   Scratch make_scratch() const {
-    // Sizes first, then one block; each piece 32-byte aligned, as vectors load them.
+    // Sizes first, then one block; each piece aligned as a vector.
+    constexpr std::size_t kAlign = kMaxVectorBytes;
     std::size_t total = 0;
     auto reserve = [&total](std::size_t bytes) {
       const std::size_t at = total;
-      total += (bytes + 31) / 32 * 32;
+      total += (bytes + kAlign - 1) / kAlign * kAlign;
       return at;
     };
     std::size_t at_packed[kMaxSlots], at_tail_in[kMaxSlots], at_tail_out[kMaxSlots], at_unpacked[kMaxSlots];
@@ -513,12 +527,12 @@ struct Loop {
     }
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       at_packed[i] = packed[i] ? reserve(kSpan * itemsize(inputs[i].dtype)) : 0;
-      at_tail_in[i] = reserve(32 * itemsize(inputs[i].dtype));
+      at_tail_in[i] = reserve(kernel.lanes * itemsize(inputs[i].dtype));
     }
-    for (std::size_t o = 0; o < outputs.size() + ordered; ++o) at_tail_out[o] = reserve(32 * 8);
+    for (std::size_t o = 0; o < outputs.size() + ordered; ++o) at_tail_out[o] = reserve(kernel.lanes * 8);
     Scratch s;
-    s.storage.reset(new char[total + 32]);
-    char* base = s.storage.get() + (32 - reinterpret_cast<std::uintptr_t>(s.storage.get()) % 32) % 32;
+    s.storage.reset(new char[total + kAlign]);
+    char* base = s.storage.get() + (kAlign - reinterpret_cast<std::uintptr_t>(s.storage.get()) % kAlign) % kAlign;
     for (std::size_t o = 0; o < outputs.size(); ++o) s.unpacked[o] = scattered[o] ? base + at_unpacked[o] : nullptr;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       s.packed[i] = packed[i] ? base + at_packed[i] : nullptr;
@@ -625,7 +639,7 @@ struct Walker {
         outs[k] = reinterpret_cast<char*>(windows[k] + (from - window_start));
       }
       for (std::size_t k = 0; k < reductions->size(); ++k) {
-        if (arg_reduction((*reductions)[k])) set_next_index(acc[k], from, loop.kernel.lane_bytes);
+        if (arg_reduction((*reductions)[k])) set_next_index(acc[k], from, loop.kernel);
       }
       if (pos == 0 && loop.whole_rows && to - from >= n) {
         const std::int64_t count = loop.rows_per_call(index.data(), (to - from) / n);
@@ -700,7 +714,7 @@ struct Walker {
   void run(std::int64_t lo, std::int64_t n, T* sums, const std::vector<LoopReduction>& all) {
     reductions = &all;
     for (std::size_t k = 0; k < all.size(); ++k) {
-      init_accumulator(acc[k], all[k], loop.kernel.lane_bytes);
+      init_accumulator(acc[k], all[k], loop.kernel);
       acc.carried[k] = 0;
     }
     window_start = window_end = lo;
@@ -895,7 +909,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
       if (ordered_index[k] >= 0) {
         store_sum(sums[ordered_index[k]], reductions[k], count, at);
       } else {
-        Partial p = lanes_of(acc[k], reductions[k], loop.kernel.lane_bytes);
+        Partial p = lanes_of(acc[k], reductions[k], loop.kernel);
         p.i += acc.carried[k];
         store_result(p, reductions[k], count, at);
       }
@@ -949,10 +963,10 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   for (std::size_t k = 0; k < reductions.size(); ++k) {
     if (ordered_index[k] >= 0) continue;
     Vector identity[kAccumulatorVectors];
-    init_accumulator(identity, reductions[k], loop.kernel.lane_bytes);
-    Partial total = lanes_of(identity, reductions[k], loop.kernel.lane_bytes);
+    init_accumulator(identity, reductions[k], loop.kernel);
+    Partial total = lanes_of(identity, reductions[k], loop.kernel);
     for (std::size_t p = 0; p < nparts; ++p) {
-      Partial part = lanes_of(part_acc[p][k], reductions[k], loop.kernel.lane_bytes);
+      Partial part = lanes_of(part_acc[p][k], reductions[k], loop.kernel);
       part.i += part_acc[p].carried[k];
       total = combine(total, part, reductions[k],
                       loop.kernel.lane_bytes == 8);
@@ -1032,8 +1046,7 @@ std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs) {
 }
 
 bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
-                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions,
-                    int lanes) {
+                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions) {
   const int r = static_cast<int>(shape.size());
   if (reductions.empty() || static_cast<int>(reductions.size()) > kMaxOrderedSums || reduced_dims < 1 ||
       reduced_dims > r) {
@@ -1047,7 +1060,8 @@ bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<Loop
   const std::int64_t leaves = count / kPairwiseBlock;
   if (leaves == 0 || (leaves & (leaves - 1)) != 0) return false;
   const std::int64_t n = shape[r - 1];
-  if (n % (2 * lanes) != 0) return false;  // kernels take two vectors a step
+  // Kernels take kLeafStepBytes of operands (of the sums' type) a step.
+  if (n % (kLeafStepBytes / itemsize(reductions[0].compute)) != 0) return false;
   for (const LoopInput& in : inputs) {
     const std::int64_t inner = in.strides.empty() ? 0 : in.strides.back();
     if (inner != 0 && inner != itemsize(in.dtype)) return false;
@@ -1096,7 +1110,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     const std::int64_t inner = inputs[i].strides.back();
     loop.packed.push_back(inner != 0 && inner != itemsize(inputs[i].dtype));
   }
-  std::memset(loop.all_lanes.bytes, 0xff, 32);
+  std::memset(loop.all_lanes.bytes, 0xff, sizeof loop.all_lanes);
   for (const LoopOutput& out : outputs) {
     std::vector<std::int64_t> strides = out.strides;
     if (strides.empty()) strides.assign(1, itemsize(out.dtype));
@@ -1115,8 +1129,8 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     const std::int64_t outer = r - reduced > 0 ? element_count(Shape(shape.begin(), shape.end() - reduced)) : 1;
     for (const LoopReduction& red : reductions) {
       Vector v[kAccumulatorVectors];
-      init_accumulator(v, red, kernel.lane_bytes);
-      const Partial p = lanes_of(v, red, kernel.lane_bytes);
+      init_accumulator(v, red, kernel);
+      const Partial p = lanes_of(v, red, kernel);
       for (std::int64_t o = 0; o < outer; ++o) store_result(p, red, 0, red.data + o * itemsize(red.result));
     }
     return 0;

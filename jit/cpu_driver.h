@@ -46,14 +46,14 @@ void order_loop(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOu
 std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs);
 
 // Whether the loop's float sums can be added by a kernel compiled with
-// `leaf_sums` (backend.h), for vectors of `lanes`: its reductions are all
-// float sums and means, each of 128 times a power of two operands (which
-// NumPy's pairwise summation cuts into leaves of exactly 128), over rows of
-// an even number of vectors that inputs read in place, and no leaf spans
-// two sweeps of the next-to-last dimension (kernel calls take rows along it).
+// `leaf_sums` (backend.h): its reductions are all float sums and means,
+// each of 128 times a power of two operands (which NumPy's pairwise
+// summation cuts into leaves of exactly 128), over rows of whole steps
+// (kLeafStepBytes of operands, at any vector width) that inputs read in
+// place, and no leaf spans two sweeps of the next-to-last dimension (kernel
+// calls take rows along it).
 bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
-                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions,
-                    int lanes);
+                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 
 // Runs the kernel; returns the floating-point exception flags (FE_*) the
 // work raised on any thread.

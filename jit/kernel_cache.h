@@ -1,6 +1,7 @@
 // Compiled kernels, once per process: keyed by what a group computes
-// (fusion.h's group_key: ops, dtypes, input layout, lane width and the
-// backend), never by sizes, so a program with other sizes reuses them.
+// (fusion.h's group_key: ops, dtypes, input layout), the lane and vector
+// widths and the backend, never by sizes, so a program with other sizes
+// reuses them.
 #pragma once
 
 #include <chrono>

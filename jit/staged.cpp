@@ -23,7 +23,8 @@ std::string staged_key(Backend& backend, const Region& region, const StagedReduc
     inputs += in.moves_inner ? 'j' : '-';
     inputs += ',';
   }
-  return std::string(backend.name()) + "|c" + std::to_string(staged.loop.fuse_class) + "|staged " +
+  return std::string(backend.name()) + "|c" + std::to_string(staged.loop.fuse_class) + "|l" +
+         std::to_string(backend.lanes(staged.loop)) + "|staged " +
          op_info(region.nodes[staged.outer].op).name + "(" + op_info(region.nodes[staged.inner].op).name +
          ") over " + inputs + "|" + group_key(region, staged.loop, broadcast);
 }

@@ -1,9 +1,13 @@
-// The x86-64 backend: each fused group becomes one AVX2 loop, generated
-// with asmjit. Values live in 256-bit registers as lanes of one width per
-// kernel (32 or 64 bits): floats as floats, integers as integers, booleans
-// as all-ones/all-zeros lane masks. Narrower integers and booleans are
-// widened as they are loaded. No multiply and add are contracted into an
-// FMA: NumPy computes them apart, and results must match bit for bit.
+// The x86-64 backend: each fused group becomes one AVX2 or AVX-512 loop,
+// generated with asmjit. Values live in 256- or 512-bit registers (the
+// backend's width, VectorCode) as lanes of one width per kernel (32 or 64
+// bits): floats as floats, integers as integers, booleans as
+// all-ones/all-zeros lane masks. Narrower integers and booleans are widened
+// as they are loaded. No multiply and add are contracted into an FMA: NumPy
+// computes them apart, and results must match bit for bit. Results do not
+// depend on the width: where lanes meet (float min/max, leaf sums) the
+// kernel keeps AVX2's lane order, folding each 512-bit vector as two
+// 256-bit halves.
 #include <asmjit/x86.h>
 
 #include <cmath>
@@ -15,6 +19,7 @@
 #include "jit/backend.h"
 #include "jit/host.h"
 #include "jit/trace_log.h"
+#include "jit/x86/vector_code.h"
 #include "jit/x86/vector_math.h"
 
 namespace npy::jit {
@@ -36,9 +41,9 @@ int lane_bits(DType t) {
 
 bool is_int(DType t) { return is_signed_int(t) || is_unsigned(t); }
 
-// Lane numbers, added to a row's first index.
-const std::int64_t kLaneNumbers64[4] = {0, 1, 2, 3};
-const std::int32_t kLaneNumbers32[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+// Lane numbers, added to a row's first index (a vector's worth is read).
+const std::int64_t kLaneNumbers64[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+const std::int32_t kLaneNumbers32[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 bool uses_index(const Region& region, const Group& group) {
   for (int m : group.members) {
@@ -131,22 +136,23 @@ bool bool_op(Op op) {
 enum class Repr { kFloat, kInt, kMask };
 
 struct Value {
-  x86::Ymm reg;
+  x86::Vec reg;
   Repr repr;
   DType dtype;  // the numeric type of kFloat / kInt lanes
 };
 
 class KernelBuilder {
  public:
+  // `bits`: the lane width (32 or 64); `vector_bits`: the vector width (256 or 512).
   KernelBuilder(x86::Compiler& cc, const Region& region, const Group& group,
-                const std::vector<bool>& broadcast_inner, int bits, bool leaf_sums = false)
-      : cc_(cc), region_(region), group_(group), broadcast_(broadcast_inner), bits_(bits),
-        lanes_(256 / bits), leaf_sums_(leaf_sums) {}
+                const std::vector<bool>& broadcast_inner, int bits, int vector_bits, bool leaf_sums = false)
+      : cc_(cc), vc_(cc, vector_bits), vc256_(cc, 256), region_(region), group_(group), broadcast_(broadcast_inner),
+        bits_(bits), lanes_(vector_bits / bits), leaf_sums_(leaf_sums) {}
 
   bool build() {
     FuncNode* fn = cc_.addFunc(FuncSignatureT<void, void* const*, std::int64_t, void*, const void*, std::int64_t,
                                               const std::int64_t*, std::int64_t>());
-    fn->frame().setAvxEnabled();  // spills and moves of ymm registers in VEX form, all 256 bits
+    set_frame(*fn);
     x86::Gp slots = cc_.newIntPtr("slots");
     vectors_ = cc_.newInt64("vectors");
     x86::Gp acc = cc_.newIntPtr("acc");
@@ -173,31 +179,35 @@ class KernelBuilder {
       pointers_.push_back(p);
     }
     for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
-      const int vectors = is_arg_reduction(region_.nodes[group_.reductions[r]]) ? kAccumulatorVectors : 1;
+      const Node& node = region_.nodes[group_.reductions[r]];
+      const VectorCode& code = accumulator_code(node);
+      const int vectors = is_arg_reduction(node) ? kAccumulatorVectors : 1;
       for (int k = 0; k < vectors; ++k) {
-        x86::Ymm a = cc_.newYmm();
-        cc_.vmovdqu(a, x86::ymmword_ptr(acc, static_cast<int32_t>(32 * (kAccumulatorVectors * r + k))));
+        x86::Vec a = code.new_vec();
+        code.load(a, code.at(acc, accumulator_offset(r, k)));
         accumulators_.push_back(a);
       }
     }
     if (!group_.reductions.empty()) {
-      lane_mask_ = cc_.newYmm("lane_mask");
-      cc_.vmovdqu(lane_mask_, x86::ymmword_ptr(mask));
+      lane_mask_ = vc_.new_vec("lane_mask");
+      vc_.load(lane_mask_, vc_.at(mask));
     }
     x86::Gp leaf_left;
     if (leaf_sums_) {
-      // Each ordered sum's eight running sums: two vectors of doubles (the
-      // low four, then the high four), or one of floats.
-      minus_zero_ = cc_.newYmm("minus_zero");
+      // Each ordered sum's eight running sums: in one vector (floats, or
+      // doubles at 512 bits), or two (doubles at 256 bits: the low four,
+      // then the high four).
+      minus_zero_ = vc_.new_vec("minus_zero");
       if (wide()) {
         cc_.vbroadcastsd(minus_zero_, cc_.newDoubleConst(ConstPoolScope::kLocal, -0.0));
       } else {
         cc_.vbroadcastss(minus_zero_, cc_.newFloatConst(ConstPoolScope::kLocal, -0.0f));
       }
+      const VectorCode& code = leaf_code();
       for (std::size_t k = 0; k < ordered_.size(); ++k) {
-        for (int v = 0; v < (wide() ? 2 : 1); ++v) {
-          leaf_accumulators_.push_back(cc_.newYmm());
-          cc_.vmovapd(leaf_accumulators_.back(), minus_zero_);
+        for (int v = 0; v < leaf_vectors_per_sum(); ++v) {
+          leaf_accumulators_.push_back(code.new_vec());
+          cc_.vmovapd(leaf_accumulators_.back(), code.view(minus_zero_));
         }
       }
       leaf_left = cc_.newInt64("leaf_left");
@@ -219,16 +229,16 @@ class KernelBuilder {
     }
     if (uses_index(region_, group_)) {
       // Lane k of a row's first vector is element first_index + k.
-      index_ = cc_.newYmm("index");
-      x86::Ymm lane = cc_.newYmm();
+      index_ = vc_.new_vec("index");
+      x86::Vec lane = vc_.new_vec();
       cc_.vmovq(index_.xmm(), first_index);
       if (wide()) {
         cc_.vpbroadcastq(index_, index_.xmm());
-        cc_.vmovdqu(lane, cc_.newConst(ConstPoolScope::kLocal, kLaneNumbers64, sizeof kLaneNumbers64));
+        vc_.load(lane, cc_.newConst(ConstPoolScope::kLocal, kLaneNumbers64, vc_.bytes()));
         cc_.vpaddq(index_, index_, lane);
       } else {
         cc_.vpbroadcastd(index_, index_.xmm());
-        cc_.vmovdqu(lane, cc_.newConst(ConstPoolScope::kLocal, kLaneNumbers32, sizeof kLaneNumbers32));
+        vc_.load(lane, cc_.newConst(ConstPoolScope::kLocal, kLaneNumbers32, vc_.bytes()));
         cc_.vpaddd(index_, index_, lane);
       }
     }
@@ -237,8 +247,9 @@ class KernelBuilder {
     cc_.test(left, left);
     cc_.jz(row_end);
     cc_.bind(loop);
-    // Kernels that add leaves take two vectors a step: the first for the low
-    // four running sums of doubles, the second for the high four.
+    // Kernels that add leaves take 64 bytes of operands a step: two 256-bit
+    // vectors (for doubles, the first for the low four running sums, the
+    // second for the high four), or one 512-bit vector.
     for (copy_ = 0; copy_ < vectors_per_step(); ++copy_) {
       values_ = fixed_;
       if (!emit_members()) return false;
@@ -246,7 +257,7 @@ class KernelBuilder {
         if (!store_output(o)) return false;
       }
       if (index_.isValid()) {
-        const x86::Ymm step = broadcast_int(lanes_);
+        const x86::Vec step = broadcast_int(lanes_);
         wide() ? cc_.vpaddq(index_, index_, step) : cc_.vpaddd(index_, index_, step);
       }
       for (std::size_t i = 0; i < nslots; ++i) {
@@ -274,11 +285,10 @@ class KernelBuilder {
     cc_.jnz(row);
     std::size_t next = 0;
     for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
-      const int vectors = is_arg_reduction(region_.nodes[group_.reductions[r]]) ? kAccumulatorVectors : 1;
-      for (int k = 0; k < vectors; ++k) {
-        cc_.vmovdqu(x86::ymmword_ptr(acc, static_cast<int32_t>(32 * (kAccumulatorVectors * r + k))),
-                    accumulators_[next++]);
-      }
+      const Node& node = region_.nodes[group_.reductions[r]];
+      const VectorCode& code = accumulator_code(node);
+      const int vectors = is_arg_reduction(node) ? kAccumulatorVectors : 1;
+      for (int k = 0; k < vectors; ++k) code.store(code.at(acc, accumulator_offset(r, k)), accumulators_[next++]);
     }
     cc_.endFunc();
     return true;
@@ -286,6 +296,36 @@ class KernelBuilder {
 
  protected:  // the member emission, shared with StagedKernelBuilder
   bool wide() const { return bits_ == 64; }
+
+  // AVX (VEX spills and moves of whole vectors), AVX-512 (zmm registers, 32
+  // of them, EVEX spills) at 512 bits, and vzeroupper before returning.
+  void set_frame(FuncNode& fn) const {
+    fn.frame().setAvxEnabled();
+    if (vc_.avx512()) fn.frame().setAvx512Enabled();
+    fn.frame().setAvxCleanup();
+  }
+
+  // Float min and max keep AVX2's lanes at any width: where lanes meet
+  // (-0.0 against 0.0, NaNs of other payloads) the lane an element fell in
+  // decides the result. Their accumulators are 256 bits, and a wider vector
+  // folds into them as two halves, low then high: each lane sees the
+  // elements an AVX2 lane sees, in the same order.
+  bool folds_halves(const Node& node) const {
+    return vc_.avx512() && (node.op == Op::min || node.op == Op::max) && is_float(extreme_lanes(node.compute));
+  }
+
+  const VectorCode& accumulator_code(const Node& node) const { return folds_halves(node) ? vc256_ : vc_; }
+
+  // Where accumulator vector k of reduction r lies: each in a slot of
+  // kAccumulatorBytes, of which a kernel uses its vectors' bytes.
+  static std::int32_t accumulator_offset(std::size_t r, int k) {
+    return static_cast<std::int32_t>(kAccumulatorBytes * (kAccumulatorVectors * r + k));
+  }
+
+  // A leaf's eight running sums are lanes of the width that holds eight
+  // (256 bits of floats, 512 of doubles) or of the vector, if narrower.
+  const VectorCode& leaf_code() const { return std::min(vc_.bits(), 8 * bits_) == vc_.bits() ? vc_ : vc256_; }
+  int leaf_vectors_per_sum() const { return 8 * bits_ / leaf_code().bits(); }
 
   // Emits `emit` before the loop (loop-invariant values: constants and
   // conversions of inputs that do not move), then comes back.
@@ -305,11 +345,11 @@ class KernelBuilder {
     return -1;
   }
 
-  x86::Ymm broadcast_constant(double value, DType as) {
+  x86::Vec broadcast_constant(double value, DType as) {
     const auto key = std::make_pair(value, static_cast<int>(as));
     const auto found = float_constants_.find(key);
     if (found != float_constants_.end()) return found->second;
-    x86::Ymm v = cc_.newYmm();
+    x86::Vec v = vc_.new_vec();
     before_loop([&] {
       if (as == DType::kFloat32) {
         x86::Mem c = cc_.newFloatConst(ConstPoolScope::kLocal, static_cast<float>(value));
@@ -323,10 +363,10 @@ class KernelBuilder {
     return v;
   }
 
-  x86::Ymm broadcast_int(std::int64_t value) {
+  x86::Vec broadcast_int(std::int64_t value) {
     const auto found = int_constants_.find(value);
     if (found != int_constants_.end()) return found->second;
-    x86::Ymm v = cc_.newYmm();
+    x86::Vec v = vc_.new_vec();
     before_loop([&] {
       if (wide()) {
         x86::Mem c = cc_.newInt64Const(ConstPoolScope::kLocal, value);
@@ -340,40 +380,36 @@ class KernelBuilder {
     return v;
   }
 
-  const x86::Ymm& zero() {
+  const x86::Vec& zero() {
     if (!have_zero_) {
-      zero_ = cc_.newYmm("zero");
-      before_loop([&] { cc_.vpxor(zero_, zero_, zero_); });
+      zero_ = vc_.new_vec("zero");
+      before_loop([&] { vc_.set_zero(zero_); });
       have_zero_ = true;
     }
     return zero_;
   }
 
-  const x86::Ymm& ones() {
+  const x86::Vec& ones() {
     if (!have_ones_) {
-      ones_ = cc_.newYmm("ones");
-      before_loop([&] { cc_.vpcmpeqq(ones_, ones_, ones_); });
+      ones_ = vc_.new_vec("ones");
+      before_loop([&] { vc_.set_ones(ones_); });
       have_ones_ = true;
     }
     return ones_;
   }
 
   // A lane mask from a vector of 0/1 (or any) integers: lanes != 0.
-  x86::Ymm mask_from_int(const x86::Ymm& v) {
-    x86::Ymm m = cc_.newYmm();
-    if (wide()) {
-      cc_.vpcmpeqq(m, v, zero());
-    } else {
-      cc_.vpcmpeqd(m, v, zero());
-    }
-    cc_.vpxor(m, m, ones());
+  x86::Vec mask_from_int(const x86::Vec& v) {
+    x86::Vec m = vc_.new_vec();
+    vc_.int_equal(m, v, zero(), bits_);
+    vc_.bit_xor(m, m, ones());
     return m;
   }
 
   bool load_broadcast(int slot, Value& out) {
     const Node& node = region_.nodes[group_.inputs[slot]];
     x86::Gp p = pointers_[slot];
-    x86::Ymm v = cc_.newYmm();
+    x86::Vec v = vc_.new_vec();
     if (node.is_scalar_constant) {
       // Python numbers arrive as a double (float) or an int64 (int, bool);
       // they are converted where used.
@@ -425,45 +461,39 @@ class KernelBuilder {
   bool load_vector(int slot, Value& out) {
     const Node& node = region_.nodes[group_.inputs[slot]];
     const x86::Gp& p = pointers_[slot];
-    x86::Ymm v = cc_.newYmm();
+    x86::Vec v = vc_.new_vec();
     const bool w = wide();
+    // A vector's elements, which narrower types widen into lanes.
+    const x86::Mem m = VectorCode::sized(p, lanes_ * itemsize(node.dtype));
     switch (node.dtype) {
       case DType::kFloat64:
         if (!w) return false;
-        cc_.vmovupd(v, x86::ymmword_ptr(p));
+        cc_.vmovupd(v, m);
         out = {v, Repr::kFloat, node.dtype};
         return true;
       case DType::kFloat32:
         if (w) return false;
-        cc_.vmovups(v, x86::ymmword_ptr(p));
+        cc_.vmovups(v, m);
         out = {v, Repr::kFloat, node.dtype};
         return true;
       case DType::kInt64:
       case DType::kUInt64:
         if (!w) return false;
-        cc_.vmovdqu(v, x86::ymmword_ptr(p));
+        vc_.load(v, m);
         break;
       case DType::kInt32:
       case DType::kUInt32:
         if (w) {
-          node.dtype == DType::kInt32 ? cc_.vpmovsxdq(v, x86::xmmword_ptr(p)) : cc_.vpmovzxdq(v, x86::xmmword_ptr(p));
+          node.dtype == DType::kInt32 ? cc_.vpmovsxdq(v, m) : cc_.vpmovzxdq(v, m);
         } else {
-          cc_.vmovdqu(v, x86::ymmword_ptr(p));
+          vc_.load(v, m);
         }
         break;
-      case DType::kInt16:
-        w ? cc_.vpmovsxwq(v, x86::qword_ptr(p)) : cc_.vpmovsxwd(v, x86::xmmword_ptr(p));
-        break;
-      case DType::kUInt16:
-        w ? cc_.vpmovzxwq(v, x86::qword_ptr(p)) : cc_.vpmovzxwd(v, x86::xmmword_ptr(p));
-        break;
-      case DType::kInt8:
-        w ? cc_.vpmovsxbq(v, x86::dword_ptr(p)) : cc_.vpmovsxbd(v, x86::qword_ptr(p));
-        break;
+      case DType::kInt16: w ? cc_.vpmovsxwq(v, m) : cc_.vpmovsxwd(v, m); break;
+      case DType::kUInt16: w ? cc_.vpmovzxwq(v, m) : cc_.vpmovzxwd(v, m); break;
+      case DType::kInt8: w ? cc_.vpmovsxbq(v, m) : cc_.vpmovsxbd(v, m); break;
       case DType::kUInt8:
-      case DType::kBool:
-        w ? cc_.vpmovzxbq(v, x86::dword_ptr(p)) : cc_.vpmovzxbd(v, x86::qword_ptr(p));
-        break;
+      case DType::kBool: w ? cc_.vpmovzxbq(v, m) : cc_.vpmovzxbd(v, m); break;
     }
     if (node.dtype == DType::kBool) {
       out = {mask_from_int(v), Repr::kMask, node.dtype};
@@ -541,20 +571,20 @@ class KernelBuilder {
       } else if (v.repr == Repr::kInt) {
         out = {mask_from_int(v.reg), Repr::kMask, DType::kBool};
       } else {
-        x86::Ymm m = cc_.newYmm();
-        wide() ? cc_.vcmppd(m, v.reg, zero(), 4) : cc_.vcmpps(m, v.reg, zero(), 4);  // NEQ_UQ
+        x86::Vec m = vc_.new_vec();
+        vc_.float_compare(m, v.reg, zero(), 4, bits_);  // NEQ_UQ
         out = {m, Repr::kMask, DType::kBool};
       }
       return true;
     }
     if (v.repr == Repr::kMask) {
-      x86::Ymm r = cc_.newYmm();
+      x86::Vec r = vc_.new_vec();
       if (is_float(to)) {
-        x86::Ymm one = broadcast_constant(1.0, to);
+        x86::Vec one = broadcast_constant(1.0, to);
         cc_.vandpd(r, v.reg, one);
         out = {r, Repr::kFloat, to};
       } else {
-        cc_.vpand(r, v.reg, broadcast_int(1));
+        vc_.bit_and(r, v.reg, broadcast_int(1));
         out = {r, Repr::kInt, to};
       }
       return true;
@@ -564,7 +594,7 @@ class KernelBuilder {
       return true;
     }
     if (v.repr == Repr::kInt && is_float(to)) {
-      x86::Ymm r = cc_.newYmm();
+      x86::Vec r = vc_.new_vec();
       if (is_scalar_int(node)) {  // a Python int: convert the scalar once, then broadcast
         const x86::Gp& p = pointers_[slot_of_input(node)];
         before_loop([&] {
@@ -590,40 +620,48 @@ class KernelBuilder {
   }
 
   // r = f(a), lane by lane, through memory: the call clobbers every vector
-  // register, which the register allocator saves around it.
-  bool call_lane_function(LaneFunction f, const x86::Ymm& a, const x86::Ymm& r) {
+  // register, which the register allocator saves around it. The functions
+  // take 256 bits: a wider vector is two calls, on its halves.
+  bool call_lane_function(LaneFunction f, const x86::Vec& a, const x86::Vec& r) {
     if (!f) return false;
-    x86::Mem slot = cc_.newStack(32, 32);
+    x86::Mem slot = cc_.newStack(vc_.bytes(), vc_.bytes());
     cc_.vmovapd(slot, a);
-    x86::Gp address = cc_.newIntPtr();
-    cc_.lea(address, slot);
-    InvokeNode* call = nullptr;
-    cc_.invoke(&call, imm(reinterpret_cast<void*>(f)), FuncSignatureT<void, void*>());
-    call->setArg(0, address);
+    for (int half = 0; half < vc_.bytes() / 32; ++half) {
+      x86::Gp address = cc_.newIntPtr();
+      x86::Mem at = slot;
+      at.addOffset(32 * half);
+      cc_.lea(address, at);
+      InvokeNode* call = nullptr;
+      cc_.invoke(&call, imm(reinterpret_cast<void*>(f)), FuncSignatureT<void, void*>());
+      call->setArg(0, address);
+    }
     cc_.vmovapd(r, slot);
     return true;
   }
 
-  x86::Ymm float_min_max(const x86::Ymm& a, const x86::Ymm& b, bool is_min) {
-    // NumPy: (a < b || isnan(a)) ? a : b for minimum; likewise maximum.
-    x86::Ymm r = cc_.newYmm();
-    x86::Ymm nan = cc_.newYmm();
+  // NumPy's minimum (maximum): (a < b || isnan(a)) ? a : b, in vectors of
+  // `code`'s width.
+  x86::Vec float_min_max(const VectorCode& code, const x86::Vec& a, const x86::Vec& b, bool is_min) {
+    x86::Vec r = code.new_vec();
+    x86::Vec nan = code.new_vec();
     if (wide()) {
       is_min ? cc_.vminpd(r, a, b) : cc_.vmaxpd(r, a, b);
-      cc_.vcmppd(nan, a, a, 3);  // UNORD_Q
-      cc_.vblendvpd(r, r, a, nan);
     } else {
       is_min ? cc_.vminps(r, a, b) : cc_.vmaxps(r, a, b);
-      cc_.vcmpps(nan, a, a, 3);
-      cc_.vblendvps(r, r, a, nan);
     }
+    code.float_compare(nan, a, a, 3, bits_);  // UNORD_Q
+    code.blend(r, r, a, nan, bits_);
     return r;
+  }
+
+  x86::Vec float_min_max(const x86::Vec& a, const x86::Vec& b, bool is_min) {
+    return float_min_max(vc_, a, b, is_min);
   }
 
   // The smaller (larger) of integer lanes of type `t`. AVX2 has no 64-bit
   // min/max: a compare and a blend, on sign-flipped lanes for uint64.
-  x86::Ymm int_min_max(const x86::Ymm& a, const x86::Ymm& b, bool is_min, DType t) {
-    x86::Ymm r = cc_.newYmm();
+  x86::Vec int_min_max(const x86::Vec& a, const x86::Vec& b, bool is_min, DType t) {
+    x86::Vec r = vc_.new_vec();
     if (!wide()) {
       if (is_unsigned(t)) {
         is_min ? cc_.vpminud(r, a, b) : cc_.vpmaxud(r, a, b);
@@ -632,17 +670,25 @@ class KernelBuilder {
       }
       return r;
     }
-    x86::Ymm x = a, y = b;
-    if (is_unsigned(t)) {
-      const x86::Ymm sign = broadcast_int(std::numeric_limits<std::int64_t>::min());
-      x = cc_.newYmm();
-      y = cc_.newYmm();
-      cc_.vpxor(x, a, sign);
-      cc_.vpxor(y, b, sign);
+    if (vc_.avx512()) {
+      if (is_unsigned(t)) {
+        is_min ? cc_.vpminuq(r, a, b) : cc_.vpmaxuq(r, a, b);
+      } else {
+        is_min ? cc_.vpminsq(r, a, b) : cc_.vpmaxsq(r, a, b);
+      }
+      return r;
     }
-    x86::Ymm take_b = cc_.newYmm();
-    is_min ? cc_.vpcmpgtq(take_b, x, y) : cc_.vpcmpgtq(take_b, y, x);
-    cc_.vpblendvb(r, a, b, take_b);
+    x86::Vec x = a, y = b;
+    if (is_unsigned(t)) {
+      const x86::Vec sign = broadcast_int(std::numeric_limits<std::int64_t>::min());
+      x = vc_.new_vec();
+      y = vc_.new_vec();
+      vc_.bit_xor(x, a, sign);
+      vc_.bit_xor(y, b, sign);
+    }
+    x86::Vec take_b = vc_.new_vec();
+    is_min ? vc_.int_greater(take_b, x, y, 64) : vc_.int_greater(take_b, y, x, 64);
+    vc_.blend(r, a, b, take_b, 64);
     return r;
   }
 
@@ -659,8 +705,8 @@ class KernelBuilder {
           !operand(node.inputs[2], c, b)) {
         return false;
       }
-      x86::Ymm r = cc_.newYmm();
-      wide() ? cc_.vblendvpd(r, b.reg, a.reg, cond.reg) : cc_.vblendvps(r, b.reg, a.reg, cond.reg);
+      x86::Vec r = vc_.new_vec();
+      vc_.blend(r, b.reg, a.reg, cond.reg, bits_);
       values_[index] = {r, a.repr, c};
       return true;
     }
@@ -670,7 +716,7 @@ class KernelBuilder {
     if (!operand(node.inputs[0], operand_type, a)) return false;
     if (arity > 1 && !operand(node.inputs[1], operand_type, b)) return false;
     if (arity > 2 && !operand(node.inputs[2], operand_type, c3)) return false;
-    x86::Ymm r = cc_.newYmm();
+    x86::Vec r = vc_.new_vec();
     Repr repr = a.repr;
     DType result_type = node.dtype;
     if (op_info(node.op).kind == OpKind::kCast) {
@@ -681,11 +727,11 @@ class KernelBuilder {
     }
     if (a.repr == Repr::kMask) {
       switch (node.op) {
-        case Op::logical_and: case Op::bitwise_and: cc_.vpand(r, a.reg, b.reg); break;
-        case Op::logical_or: case Op::bitwise_or: cc_.vpor(r, a.reg, b.reg); break;
-        case Op::logical_xor: case Op::bitwise_xor: case Op::not_equal: cc_.vpxor(r, a.reg, b.reg); break;
-        case Op::equal: cc_.vpxor(r, a.reg, b.reg); cc_.vpxor(r, r, ones()); break;
-        case Op::logical_not: case Op::invert: cc_.vpxor(r, a.reg, ones()); break;
+        case Op::logical_and: case Op::bitwise_and: vc_.bit_and(r, a.reg, b.reg); break;
+        case Op::logical_or: case Op::bitwise_or: vc_.bit_or(r, a.reg, b.reg); break;
+        case Op::logical_xor: case Op::bitwise_xor: case Op::not_equal: vc_.bit_xor(r, a.reg, b.reg); break;
+        case Op::equal: vc_.bit_xor(r, a.reg, b.reg); vc_.bit_xor(r, r, ones()); break;
+        case Op::logical_not: case Op::invert: vc_.bit_xor(r, a.reg, ones()); break;
         default: return false;
       }
       values_[index] = {r, Repr::kMask, DType::kBool};
@@ -694,7 +740,7 @@ class KernelBuilder {
     const bool w = wide();
     if (a.repr == Repr::kFloat) {
       auto cmp = [&](int predicate) {
-        w ? cc_.vcmppd(r, a.reg, b.reg, predicate) : cc_.vcmpps(r, a.reg, b.reg, predicate);
+        vc_.float_compare(r, a.reg, b.reg, predicate, bits_);
         repr = Repr::kMask;
       };
       auto sign = [&] { return broadcast_constant(-0.0, c); };
@@ -708,7 +754,7 @@ class KernelBuilder {
           w ? cc_.vmulpd(r, a.reg, a.reg) : cc_.vmulps(r, a.reg, a.reg);
           break;
         case Op::reciprocal: {
-          x86::Ymm one = broadcast_constant(1.0, c);
+          x86::Vec one = broadcast_constant(1.0, c);
           w ? cc_.vdivpd(r, one, a.reg) : cc_.vdivps(r, one, a.reg);
           break;
         }
@@ -720,10 +766,10 @@ class KernelBuilder {
         case Op::negative: cc_.vxorpd(r, a.reg, sign()); break;
         case Op::positive: cc_.vmovapd(r, a.reg); break;
         case Op::absolute: cc_.vandnpd(r, sign(), a.reg); break;
-        case Op::floor: w ? cc_.vroundpd(r, a.reg, 0x9) : cc_.vroundps(r, a.reg, 0x9); break;
-        case Op::ceil: w ? cc_.vroundpd(r, a.reg, 0xA) : cc_.vroundps(r, a.reg, 0xA); break;
-        case Op::trunc: w ? cc_.vroundpd(r, a.reg, 0xB) : cc_.vroundps(r, a.reg, 0xB); break;
-        case Op::rint: w ? cc_.vroundpd(r, a.reg, 0xC) : cc_.vroundps(r, a.reg, 0xC); break;
+        case Op::floor: vc_.round(r, a.reg, 0x9, bits_); break;
+        case Op::ceil: vc_.round(r, a.reg, 0xA, bits_); break;
+        case Op::trunc: vc_.round(r, a.reg, 0xB, bits_); break;
+        case Op::rint: vc_.round(r, a.reg, 0xC, bits_); break;
         case Op::minimum: r = float_min_max(a.reg, b.reg, true); break;
         case Op::maximum: r = float_min_max(a.reg, b.reg, false); break;
         case Op::clip:  // scalar bounds: x is kept where it equals one (+0 vs -0), so the bound goes first
@@ -736,16 +782,16 @@ class KernelBuilder {
         case Op::greater: cmp(0x1E); break;        // GT_OQ
         case Op::greater_equal: cmp(0x1D); break;  // GE_OQ
         case Op::isnan:
-          w ? cc_.vcmppd(r, a.reg, a.reg, 3) : cc_.vcmpps(r, a.reg, a.reg, 3);
+          vc_.float_compare(r, a.reg, a.reg, 3, bits_);  // UNORD_Q
           repr = Repr::kMask;
           break;
         case Op::isinf:
         case Op::isfinite: {
-          x86::Ymm magnitude = cc_.newYmm();
+          x86::Vec magnitude = vc_.new_vec();
           cc_.vandnpd(magnitude, sign(), a.reg);
-          x86::Ymm inf = broadcast_constant(std::numeric_limits<double>::infinity(), c);
+          x86::Vec inf = broadcast_constant(std::numeric_limits<double>::infinity(), c);
           const int predicate = node.op == Op::isinf ? 0x00 : 0x11;  // EQ_OQ / LT_OQ
-          w ? cc_.vcmppd(r, magnitude, inf, predicate) : cc_.vcmpps(r, magnitude, inf, predicate);
+          vc_.float_compare(r, magnitude, inf, predicate, bits_);
           repr = Repr::kMask;
           break;
         }
@@ -755,56 +801,58 @@ class KernelBuilder {
       return true;
     }
     // Integer lanes.
-    auto gt = [&](const x86::Ymm& x, const x86::Ymm& y) {
-      w ? cc_.vpcmpgtq(r, x, y) : cc_.vpcmpgtd(r, x, y);
+    auto gt = [&](const x86::Vec& x, const x86::Vec& y) {
+      vc_.int_greater(r, x, y, bits_);
       repr = Repr::kMask;
     };
     switch (node.op) {
       case Op::add: w ? cc_.vpaddq(r, a.reg, b.reg) : cc_.vpaddd(r, a.reg, b.reg); break;
       case Op::subtract: w ? cc_.vpsubq(r, a.reg, b.reg) : cc_.vpsubd(r, a.reg, b.reg); break;
       case Op::multiply: if (w) return false; cc_.vpmulld(r, a.reg, b.reg); break;
-      case Op::bitwise_and: cc_.vpand(r, a.reg, b.reg); break;
-      case Op::bitwise_or: cc_.vpor(r, a.reg, b.reg); break;
-      case Op::bitwise_xor: cc_.vpxor(r, a.reg, b.reg); break;
+      case Op::bitwise_and: vc_.bit_and(r, a.reg, b.reg); break;
+      case Op::bitwise_or: vc_.bit_or(r, a.reg, b.reg); break;
+      case Op::bitwise_xor: vc_.bit_xor(r, a.reg, b.reg); break;
+      case Op::minimum: case Op::maximum:
+        vc_.copy(r, int_min_max(a.reg, b.reg, node.op == Op::minimum, c));
+        break;
       // NumPy shifts by the bit width or more (or by a negative count, taken
       // as unsigned) to 0, or to -1 for negative signed values shifted right:
       // what the variable shifts give.
-      case Op::minimum: case Op::maximum:
-        cc_.vmovdqa(r, int_min_max(a.reg, b.reg, node.op == Op::minimum, c));
-        break;
       case Op::left_shift: w ? cc_.vpsllvq(r, a.reg, b.reg) : cc_.vpsllvd(r, a.reg, b.reg); break;
       case Op::right_shift:
         if (is_unsigned(c)) {
           w ? cc_.vpsrlvq(r, a.reg, b.reg) : cc_.vpsrlvd(r, a.reg, b.reg);
         } else if (!w) {
           cc_.vpsravd(r, a.reg, b.reg);
+        } else if (vc_.avx512()) {
+          cc_.vpsravq(r, a.reg, b.reg);
         } else {  // no vpsravq in AVX2: shift the ones' complement of negatives logically
-          x86::Ymm negative = cc_.newYmm();
-          cc_.vpcmpgtq(negative, zero(), a.reg);
-          cc_.vpxor(r, a.reg, negative);
+          x86::Vec negative = vc_.new_vec();
+          vc_.int_greater(negative, zero(), a.reg, 64);
+          vc_.bit_xor(r, a.reg, negative);
           cc_.vpsrlvq(r, r, b.reg);
-          cc_.vpxor(r, r, negative);
+          vc_.bit_xor(r, r, negative);
         }
         break;
       case Op::negative: w ? cc_.vpsubq(r, zero(), a.reg) : cc_.vpsubd(r, zero(), a.reg); break;
-      case Op::positive: cc_.vmovdqa(r, a.reg); break;
-      case Op::equal: w ? cc_.vpcmpeqq(r, a.reg, b.reg) : cc_.vpcmpeqd(r, a.reg, b.reg); repr = Repr::kMask; break;
+      case Op::positive: vc_.copy(r, a.reg); break;
+      case Op::equal: vc_.int_equal(r, a.reg, b.reg, bits_); repr = Repr::kMask; break;
       case Op::not_equal:
-        w ? cc_.vpcmpeqq(r, a.reg, b.reg) : cc_.vpcmpeqd(r, a.reg, b.reg);
-        cc_.vpxor(r, r, ones());
+        vc_.int_equal(r, a.reg, b.reg, bits_);
+        vc_.bit_xor(r, r, ones());
         repr = Repr::kMask;
         break;
       case Op::greater: gt(a.reg, b.reg); break;
       case Op::less: gt(b.reg, a.reg); break;
-      case Op::less_equal: gt(a.reg, b.reg); cc_.vpxor(r, r, ones()); break;
-      case Op::greater_equal: gt(b.reg, a.reg); cc_.vpxor(r, r, ones()); break;
+      case Op::less_equal: gt(a.reg, b.reg); vc_.bit_xor(r, r, ones()); break;
+      case Op::greater_equal: gt(b.reg, a.reg); vc_.bit_xor(r, r, ones()); break;
       case Op::clip: {  // NumPy's min(max(a, lo), hi), signed lanes
-        x86::Ymm above = cc_.newYmm();
-        x86::Ymm raised = cc_.newYmm();
-        w ? cc_.vpcmpgtq(above, a.reg, b.reg) : cc_.vpcmpgtd(above, a.reg, b.reg);
-        cc_.vpblendvb(raised, b.reg, a.reg, above);
-        w ? cc_.vpcmpgtq(above, c3.reg, raised) : cc_.vpcmpgtd(above, c3.reg, raised);
-        cc_.vpblendvb(r, c3.reg, raised, above);
+        x86::Vec above = vc_.new_vec();
+        x86::Vec raised = vc_.new_vec();
+        vc_.int_greater(above, a.reg, b.reg, bits_);
+        vc_.blend(raised, b.reg, a.reg, above, bits_);
+        vc_.int_greater(above, c3.reg, raised, bits_);
+        vc_.blend(r, c3.reg, raised, above, bits_);
         break;
       }
       default: return false;
@@ -813,10 +861,29 @@ class KernelBuilder {
     return true;
   }
 
-  int vectors_per_step() const { return leaf_sums_ ? 2 : 1; }
+  int vectors_per_step() const { return leaf_sums_ ? kLeafStepBytes / vc_.bytes() : 1; }
 
   // Steps in one leaf of 128 operands.
   int leaf_steps() const { return 128 / lanes_ / vectors_per_step(); }
+
+  // The high half of the lane mask (for reductions that fold vectors as
+  // two halves), taken once before the loop.
+  const x86::Vec& lane_mask_high() {
+    if (!lane_mask_high_.isValid()) {
+      lane_mask_high_ = vc_.new_half("lane_mask_high");
+      before_loop([&] { vc_.extract_high(lane_mask_high_, lane_mask_); });
+    }
+    return lane_mask_high_;
+  }
+
+  // Piece `piece` of `v` as vectors of `code`'s width (narrower than or as
+  // wide as the kernel's): its low half, or its high half.
+  x86::Vec piece_of(const VectorCode& code, const x86::Vec& v, int piece) {
+    if (piece == 0) return code.view(v);
+    x86::Vec high = code.new_vec();
+    vc_.extract_high(high, v);
+    return high;
+  }
 
   // After a step: when it ended a leaf, each ordered sum's eight running
   // sums are added as NumPy adds them, ((r0 + r1) + (r2 + r3)) + ((r4 + r5)
@@ -828,12 +895,21 @@ class KernelBuilder {
     cc_.dec(leaf_left);
     cc_.jnz(not_yet);
     x86::Xmm a = cc_.newXmm(), b = cc_.newXmm();
+    const int per_sum = leaf_vectors_per_sum();
     for (std::size_t k = 0; k < ordered_.size(); ++k) {
       const x86::Gp& at = pointers_[first_slot + k];
       if (wide()) {
-        x86::Ymm& low = leaf_accumulators_[2 * k];
-        x86::Ymm& high = leaf_accumulators_[2 * k + 1];
-        x86::Ymm pairs = cc_.newYmm();
+        // r0..r3 and r4..r7: two vectors, or the halves of one.
+        x86::Vec low = leaf_accumulators_[per_sum * k];
+        x86::Vec high;
+        if (per_sum == 2) {
+          high = leaf_accumulators_[per_sum * k + 1];
+        } else {
+          high = cc_.newYmm();
+          vc_.extract_high(high, low);
+          low = low.ymm();
+        }
+        x86::Vec pairs = cc_.newYmm();
         cc_.vhaddpd(pairs, low, high);                 // r0+r1, r4+r5, r2+r3, r6+r7
         cc_.vextractf128(a, pairs, 1);                 // r2+r3, r6+r7
         cc_.vaddpd(a, pairs.xmm(), a);                 // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7)
@@ -841,10 +917,11 @@ class KernelBuilder {
         cc_.vaddsd(a, a, b);
         cc_.vmovsd(x86::qword_ptr(at), a);
         cc_.add(at, 8);
-        cc_.vmovapd(low, minus_zero_);
-        cc_.vmovapd(high, minus_zero_);
+        for (int v = 0; v < per_sum; ++v) {
+          cc_.vmovapd(leaf_accumulators_[per_sum * k + v], leaf_code().view(minus_zero_));
+        }
       } else {
-        x86::Ymm& sums = leaf_accumulators_[k];
+        x86::Vec& sums = leaf_accumulators_[k];
         cc_.vextractf128(b, sums, 1);                  // r4..r7
         cc_.vhaddps(a, sums.xmm(), b);                 // r0+r1, r2+r3, r4+r5, r6+r7
         cc_.vhaddps(a, a, a);                          // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7), ...
@@ -852,7 +929,7 @@ class KernelBuilder {
         cc_.vaddss(a, a, b);
         cc_.vmovss(x86::dword_ptr(at), a);
         cc_.add(at, 4);
-        cc_.vmovaps(sums, minus_zero_);
+        cc_.vmovaps(sums, leaf_code().view(minus_zero_));
       }
     }
     cc_.mov(leaf_left, leaf_steps());
@@ -865,10 +942,10 @@ class KernelBuilder {
     for (std::size_t r = 0; group_.reductions[r] != index; ++r) {
       first += is_arg_reduction(region_.nodes[group_.reductions[r]]) ? kAccumulatorVectors : 1;
     }
-    x86::Ymm& acc = accumulators_[first];
+    x86::Vec& acc = accumulators_[first];
     const bool w = wide();
     Value v;
-    x86::Ymm t = cc_.newYmm();
+    x86::Vec t = vc_.new_vec();
     switch (node.op) {
       case Op::sum:
       case Op::mean: {
@@ -877,20 +954,24 @@ class KernelBuilder {
           std::size_t k = 0;
           while (ordered_[k] != index) ++k;
           if (leaf_sums_) {
-            if (w) {
-              x86::Ymm& sums = leaf_accumulators_[2 * k + copy_];
-              cc_.vaddpd(sums, sums, v.reg);
-            } else {
-              cc_.vaddps(leaf_accumulators_[k], leaf_accumulators_[k], v.reg);
+            // The step's operands in order, each vector (or half of one)
+            // into the running sums its lanes stand for.
+            const VectorCode& code = leaf_code();
+            const int per_sum = leaf_vectors_per_sum();
+            for (int piece = 0; piece < vc_.bytes() / code.bytes(); ++piece) {
+              const int at = (copy_ * vc_.bytes() + piece * code.bytes()) / code.bytes();
+              x86::Vec& sums = leaf_accumulators_[per_sum * k + at % per_sum];
+              const x86::Vec part = piece_of(code, v.reg, piece);
+              w ? cc_.vaddpd(sums, sums, part) : cc_.vaddps(sums, sums, part);
             }
             return true;
           }
-          cc_.vmovdqu(x86::ymmword_ptr(pointers_[group_.inputs.size() + group_.outputs.size() + k]), v.reg);
+          vc_.store(vc_.at(pointers_[group_.inputs.size() + group_.outputs.size() + k]), v.reg);
           return true;
         }
         const DType as = is_float(node.compute) ? node.compute : (w ? DType::kInt64 : DType::kInt32);
         if (!operand(node.inputs[0], as, v)) return false;
-        cc_.vpand(t, v.reg, lane_mask_);
+        vc_.bit_and(t, v.reg, lane_mask_);
         if (is_float(as)) {
           w ? cc_.vaddpd(acc, acc, t) : cc_.vaddps(acc, acc, t);
         } else {
@@ -902,78 +983,77 @@ class KernelBuilder {
       case Op::max: {
         const DType as = extreme_lanes(node.compute);
         if (!operand(node.inputs[0], as, v)) return false;
-        // Lanes outside the mask keep the accumulator.
-        cc_.vpblendvb(t, acc, v.reg, lane_mask_);
-        // The loop carries the accumulator in its register.
-        cc_.vmovapd(acc, is_float(as) ? float_min_max(acc, t, node.op == Op::min)
-                                      : int_min_max(acc, t, node.op == Op::min, as));
+        // The vector, or its halves in order (folds_halves).
+        const VectorCode& code = accumulator_code(node);
+        for (int piece = 0; piece < vc_.bytes() / code.bytes(); ++piece) {
+          const x86::Vec part = piece_of(code, v.reg, piece);
+          const x86::Vec mask = piece == 0 ? code.view(lane_mask_) : lane_mask_high();
+          // Lanes outside the mask keep the accumulator.
+          x86::Vec kept = code.new_vec();
+          code.blend(kept, acc, part, mask, bits_);
+          // The loop carries the accumulator in its register.
+          cc_.vmovapd(acc, is_float(as) ? float_min_max(code, acc, kept, node.op == Op::min)
+                                        : int_min_max(acc, kept, node.op == Op::min, as));
+        }
         return true;
       }
       case Op::argmin:
       case Op::argmax: {
         const DType as = extreme_lanes(node.compute);
         if (!operand(node.inputs[0], as, v)) return false;
-        x86::Ymm& best_index = accumulators_[first + 1];
-        x86::Ymm& next_index = accumulators_[first + 2];
+        x86::Vec& best_index = accumulators_[first + 1];
+        x86::Vec& next_index = accumulators_[first + 2];
         const bool is_min = node.op == Op::argmin;
         // Better: strictly (the first of equal values stays), a NaN over a
         // number (NumPy's first NaN), or anything in a lane that has none yet.
-        x86::Ymm better = cc_.newYmm();
+        x86::Vec better = vc_.new_vec();
         if (is_float(as)) {
-          x86::Ymm nan = cc_.newYmm();
-          x86::Ymm best_nan = cc_.newYmm();
+          x86::Vec nan = vc_.new_vec();
+          x86::Vec best_nan = vc_.new_vec();
           const int gt = 0x1e;  // GT_OQ
-          if (w) {
-            is_min ? cc_.vcmppd(better, acc, v.reg, gt) : cc_.vcmppd(better, v.reg, acc, gt);
-            cc_.vcmppd(nan, v.reg, v.reg, 3);
-            cc_.vcmppd(best_nan, acc, acc, 3);
-          } else {
-            is_min ? cc_.vcmpps(better, acc, v.reg, gt) : cc_.vcmpps(better, v.reg, acc, gt);
-            cc_.vcmpps(nan, v.reg, v.reg, 3);
-            cc_.vcmpps(best_nan, acc, acc, 3);
-          }
-          cc_.vpandn(nan, best_nan, nan);
-          cc_.vpor(better, better, nan);
+          is_min ? vc_.float_compare(better, acc, v.reg, gt, bits_) : vc_.float_compare(better, v.reg, acc, gt, bits_);
+          vc_.float_compare(nan, v.reg, v.reg, 3, bits_);
+          vc_.float_compare(best_nan, acc, acc, 3, bits_);
+          vc_.and_not(nan, best_nan, nan);
+          vc_.bit_or(better, better, nan);
         } else {
-          x86::Ymm x = v.reg, y = acc;
+          x86::Vec x = v.reg, y = acc;
           if (w && is_unsigned(as)) {
-            const x86::Ymm sign = broadcast_int(std::numeric_limits<std::int64_t>::min());
-            x = cc_.newYmm();
-            y = cc_.newYmm();
-            cc_.vpxor(x, v.reg, sign);
-            cc_.vpxor(y, acc, sign);
+            const x86::Vec sign = broadcast_int(std::numeric_limits<std::int64_t>::min());
+            x = vc_.new_vec();
+            y = vc_.new_vec();
+            vc_.bit_xor(x, v.reg, sign);
+            vc_.bit_xor(y, acc, sign);
           }
           if (!w && is_unsigned(as)) {  // unsigned 32-bit: greater where max(x, y) != y
-            x86::Ymm m = cc_.newYmm();
+            x86::Vec m = vc_.new_vec();
             is_min ? cc_.vpminud(m, x, y) : cc_.vpmaxud(m, x, y);
-            cc_.vpcmpeqd(better, m, y);
-            cc_.vpxor(better, better, ones());
-          } else if (w) {
-            is_min ? cc_.vpcmpgtq(better, y, x) : cc_.vpcmpgtq(better, x, y);
+            vc_.int_equal(better, m, y, 32);
+            vc_.bit_xor(better, better, ones());
           } else {
-            is_min ? cc_.vpcmpgtd(better, y, x) : cc_.vpcmpgtd(better, x, y);
+            is_min ? vc_.int_greater(better, y, x, bits_) : vc_.int_greater(better, x, y, bits_);
           }
         }
-        x86::Ymm none_yet = cc_.newYmm();
-        w ? cc_.vpcmpgtq(none_yet, zero(), best_index) : cc_.vpcmpgtd(none_yet, zero(), best_index);
-        cc_.vpor(better, better, none_yet);
-        cc_.vpand(better, better, lane_mask_);
-        cc_.vpblendvb(acc, acc, v.reg, better);
-        cc_.vpblendvb(best_index, best_index, next_index, better);
-        const x86::Ymm step = broadcast_int(lanes_);
+        x86::Vec none_yet = vc_.new_vec();
+        vc_.int_greater(none_yet, zero(), best_index, bits_);
+        vc_.bit_or(better, better, none_yet);
+        vc_.bit_and(better, better, lane_mask_);
+        vc_.blend(acc, acc, v.reg, better, bits_);
+        vc_.blend(best_index, best_index, next_index, better, bits_);
+        const x86::Vec step = broadcast_int(lanes_);
         w ? cc_.vpaddq(next_index, next_index, step) : cc_.vpaddd(next_index, next_index, step);
         return true;
       }
       case Op::any:
         if (!operand(node.inputs[0], DType::kBool, v)) return false;
-        cc_.vpand(t, v.reg, lane_mask_);
-        cc_.vpor(acc, acc, t);
+        vc_.bit_and(t, v.reg, lane_mask_);
+        vc_.bit_or(acc, acc, t);
         return true;
       case Op::all:
         if (!operand(node.inputs[0], DType::kBool, v)) return false;
-        cc_.vpandn(t, lane_mask_, ones());
-        cc_.vpor(t, t, v.reg);
-        cc_.vpand(acc, acc, t);
+        vc_.and_not(t, lane_mask_, ones());
+        vc_.bit_or(t, t, v.reg);
+        vc_.bit_and(acc, acc, t);
         return true;
       default: return false;
     }
@@ -987,23 +1067,11 @@ class KernelBuilder {
     const DType t = region_.nodes[node].dtype;
     if (t == DType::kBool) {
       if (v.repr != Repr::kMask) return false;
-      x86::Gp bits = cc_.newInt64();
-      x86::Gp spread = cc_.newInt64();
-      if (wide()) {
-        cc_.vmovmskpd(bits.r32(), v.reg);
-        cc_.mov(spread, 0x01010101);
-        cc_.pdep(bits, bits, spread);
-        cc_.mov(x86::dword_ptr(p), bits.r32());
-      } else {
-        cc_.vmovmskps(bits.r32(), v.reg);
-        cc_.mov(spread, 0x0101010101010101ULL);
-        cc_.pdep(bits, bits, spread);
-        cc_.mov(x86::qword_ptr(p), bits);
-      }
+      vc_.store_bools(p, v.reg, bits_);
       return true;
     }
     if (lane_bits(t) != bits_ || v.repr == Repr::kMask) return false;
-    cc_.vmovdqu(x86::ymmword_ptr(p), v.reg);
+    vc_.store(vc_.at(p), v.reg);
     return true;
   }
 
@@ -1017,10 +1085,10 @@ class KernelBuilder {
         !operand(node.inputs[2], t, delta)) {
       return false;
     }
-    x86::Ymm r = cc_.newYmm();
+    x86::Vec r = vc_.new_vec();
     if (is_int(t)) {
       if (wide()) {
-        cc_.vmovdqa(r, multiply64(index_, delta.reg));
+        vc_.copy(r, multiply64(index_, delta.reg));
         cc_.vpaddq(r, r, start.reg);
       } else {
         cc_.vpmulld(r, index_, delta.reg);
@@ -1029,35 +1097,36 @@ class KernelBuilder {
       values_[index] = {r, Repr::kInt, t};
       return true;
     }
-    x86::Ymm i = cc_.newYmm();
-    x86::Ymm first = cc_.newYmm();
-    x86::Ymm at_one = cc_.newYmm();
+    x86::Vec i = vc_.new_vec();
+    x86::Vec first = vc_.new_vec();
+    x86::Vec at_one = vc_.new_vec();
     if (wide()) {
       // Indices below 2**52 as doubles: their bits under 2**52's exponent, less 2**52.
-      const x86::Ymm magic = broadcast_constant(4503599627370496.0, DType::kFloat64);
-      cc_.vpor(i, index_, magic);
+      const x86::Vec magic = broadcast_constant(4503599627370496.0, DType::kFloat64);
+      vc_.bit_or(i, index_, magic);
       cc_.vsubpd(i, i, magic);
       cc_.vmulpd(r, i, delta.reg);
       cc_.vaddpd(r, r, start.reg);
-      cc_.vpcmpeqq(first, index_, zero());
-      cc_.vpcmpeqq(at_one, index_, broadcast_int(1));
     } else {
       cc_.vcvtdq2ps(i, index_);
       cc_.vmulps(r, i, delta.reg);
       cc_.vaddps(r, r, start.reg);
-      cc_.vpcmpeqd(first, index_, zero());
-      cc_.vpcmpeqd(at_one, index_, broadcast_int(1));
     }
-    // Whole-lane masks: a byte blend serves both widths.
-    cc_.vpblendvb(r, r, start.reg, first);
-    cc_.vpblendvb(r, r, second.reg, at_one);
+    vc_.int_equal(first, index_, zero(), bits_);
+    vc_.int_equal(at_one, index_, broadcast_int(1), bits_);
+    vc_.blend(r, r, start.reg, first, bits_);
+    vc_.blend(r, r, second.reg, at_one, bits_);
     values_[index] = {r, Repr::kFloat, t};
     return true;
   }
 
-  // Lane-wise a * b mod 2**64, from 32-bit halves (AVX2 has no vpmullq).
-  x86::Ymm multiply64(const x86::Ymm& a, const x86::Ymm& b) {
-    x86::Ymm low = cc_.newYmm(), cross = cc_.newYmm(), t = cc_.newYmm();
+  // Lane-wise a * b mod 2**64: vpmullq, or from 32-bit halves (AVX2 has no vpmullq).
+  x86::Vec multiply64(const x86::Vec& a, const x86::Vec& b) {
+    x86::Vec low = vc_.new_vec(), cross = vc_.new_vec(), t = vc_.new_vec();
+    if (vc_.avx512()) {
+      cc_.vpmullq(low, a, b);
+      return low;
+    }
     cc_.vpmuludq(low, a, b);   // a.lo * b.lo
     cc_.vpsrlq(t, a, 32);
     cc_.vpmuludq(cross, t, b);  // a.hi * b.lo
@@ -1070,6 +1139,8 @@ class KernelBuilder {
   }
 
   x86::Compiler& cc_;
+  const VectorCode vc_;     // the kernel's width
+  const VectorCode vc256_;  // 256 bits, for code on halves of 512-bit vectors
   const Region& region_;
   const Group& group_;
   const std::vector<bool>& broadcast_;
@@ -1077,13 +1148,14 @@ class KernelBuilder {
   const int lanes_;
   const bool leaf_sums_;
   int copy_ = 0;  // which vector of the step is emitted
-  std::vector<x86::Ymm> leaf_accumulators_;  // per ordered sum, leaf_sums_ kernels
-  x86::Ymm minus_zero_;
+  std::vector<x86::Vec> leaf_accumulators_;  // per ordered sum, leaf_sums_ kernels
+  x86::Vec minus_zero_;
   x86::Gp vectors_;
   std::vector<x86::Gp> pointers_;
-  std::vector<x86::Ymm> accumulators_;
-  x86::Ymm zero_, ones_, lane_mask_;  // made before the loop on first use (not the mask)
-  x86::Ymm index_;  // element indices of the current vector (uses_index groups)
+  std::vector<x86::Vec> accumulators_;
+  x86::Vec zero_, ones_, lane_mask_;  // made before the loop on first use (not the mask)
+  x86::Vec lane_mask_high_;             // lane_mask_high()
+  x86::Vec index_;  // element indices of the current vector (uses_index groups)
   bool have_zero_ = false, have_ones_ = false;
   std::map<int, Value> fixed_;   // inputs loaded before the loop
   std::map<int, Value> values_;  // per iteration
@@ -1091,8 +1163,8 @@ class KernelBuilder {
   std::vector<int> scalar_ints_;
   std::vector<int> ordered_;  // reductions that sum in NumPy's order
   BaseNode* before_loop_ = nullptr;
-  std::map<std::pair<double, int>, x86::Ymm> float_constants_;
-  std::map<std::int64_t, x86::Ymm> int_constants_;
+  std::map<std::pair<double, int>, x86::Vec> float_constants_;
+  std::map<std::int64_t, x86::Vec> int_constants_;
 };
 
 // A StagedReduction's kernel (backend.h, StagedKernel). A step takes
@@ -1109,15 +1181,15 @@ class StagedKernelBuilder : public KernelBuilder {
 
   // `fixed[i]`: input i does not move at all (it is read once, before the loops).
   StagedKernelBuilder(x86::Compiler& cc, const Region& region, const StagedReduction& staged,
-                      const std::vector<StagedInput>& layout, const std::vector<bool>& fixed)
-      : KernelBuilder(cc, region, staged.loop, fixed, staged.loop.fuse_class), staged_(staged), layout_(layout),
-        inner_(region.nodes[staged.inner]) {}
+                      const std::vector<StagedInput>& layout, const std::vector<bool>& fixed, int vector_bits)
+      : KernelBuilder(cc, region, staged.loop, fixed, staged.loop.fuse_class, vector_bits), staged_(staged),
+        layout_(layout), inner_(region.nodes[staged.inner]) {}
 
   bool build() {
     if (lane_bits(inner_.dtype) != bits_ || !is_float(inner_.dtype)) return false;
     FuncNode* fn = cc_.addFunc(FuncSignatureT<void, const char* const*, const std::int64_t*, std::int64_t,
                                               std::int64_t, std::int64_t*, std::int64_t>());
-    fn->frame().setAvxEnabled();
+    set_frame(*fn);
     x86::Gp inputs = cc_.newIntPtr("inputs");
     x86::Gp strides = cc_.newIntPtr("strides");
     x86::Gp outer_count = cc_.newInt64("K");
@@ -1155,13 +1227,13 @@ class StagedKernelBuilder : public KernelBuilder {
     for (std::size_t i = 0; i < n; ++i) {
       if (buffers_[i].isValid()) buffer_offset_ = cc_.newInt64("j_offset");
     }
-    x86::Ymm best[kVectors], best_index[kVectors], sums[kVectors];
+    x86::Vec best[kVectors], best_index[kVectors], sums[kVectors];
     for (int u = 0; u < kVectors; ++u) {
-      best[u] = cc_.newYmm("best");
-      best_index[u] = cc_.newYmm("best_index");
-      sums[u] = cc_.newYmm("sum");
+      best[u] = vc_.new_vec("best");
+      best_index[u] = vc_.new_vec("best_index");
+      sums[u] = vc_.new_vec("sum");
     }
-    x86::Ymm k_index = cc_.newYmm("k");
+    x86::Vec k_index = vc_.new_vec("k");
     x86::Gp k_left = cc_.newInt64("k_left");
     x86::Gp j_left = cc_.newInt64("j_left");
 
@@ -1171,14 +1243,14 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.test(vectors_, vectors_);
     cc_.jz(done);
     cc_.bind(step);
-    const x86::Ymm start = broadcast_constant(is_max() ? -HUGE_VAL : HUGE_VAL, inner_.dtype);
-    const x86::Ymm one = broadcast_int(1);
+    const x86::Vec start = broadcast_constant(is_max() ? -HUGE_VAL : HUGE_VAL, inner_.dtype);
+    const x86::Vec one = broadcast_int(1);
     if (!load_per_step(j_left)) return false;
     for (int u = 0; u < kVectors; ++u) {
       cc_.vmovapd(best[u], start);
-      cc_.vpxor(best_index[u], best_index[u], best_index[u]);
+      vc_.set_zero(best_index[u]);
     }
-    cc_.vpxor(k_index, k_index, k_index);
+    vc_.set_zero(k_index);
     for (std::size_t i = 0; i < n; ++i) {
       if (is_direct(i) && layout_[i].moves_outer) cc_.mov(outer_at_[i], rows_[i]);
     }
@@ -1186,7 +1258,7 @@ class StagedKernelBuilder : public KernelBuilder {
 
     Label over_k = cc_.newLabel();
     cc_.bind(over_k);
-    for (x86::Ymm& sum : sums) cc_.vxorpd(sum, sum, sum);
+    for (x86::Vec& sum : sums) cc_.vxorpd(sum, sum, sum);
     for (std::size_t i = 0; i < n; ++i) {
       if (!is_direct(i) || !layout_[i].moves_inner) continue;
       cc_.mov(inner_at_[i], layout_[i].moves_outer ? outer_at_[i] : rows_[i]);
@@ -1202,7 +1274,7 @@ class StagedKernelBuilder : public KernelBuilder {
     for (std::size_t i = 0; i < n; ++i) {
       if (is_direct(i) && layout_[i].moves_inner) cc_.add(inner_at_[i], along_j_[i]);
     }
-    if (buffer_offset_.isValid()) cc_.add(buffer_offset_, 32 * kVectors);
+    if (buffer_offset_.isValid()) cc_.add(buffer_offset_, vc_.bytes() * kVectors);
     cc_.dec(j_left);
     cc_.jnz(over_j);
     cc_.bind(after_j);
@@ -1214,19 +1286,21 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.dec(k_left);
     cc_.jnz(over_k);
 
-    // NumPy's argmin gives int64 indices.
+    // NumPy's argmin gives int64 indices: 32-bit lanes widen half by half.
+    const int bytes = vc_.bytes();
     for (int u = 0; u < kVectors; ++u) {
       if (wide()) {
-        cc_.vmovdqu(x86::ymmword_ptr(labels, 32 * u), best_index[u]);
+        vc_.store(vc_.at(labels, bytes * u), best_index[u]);
         continue;
       }
-      x86::Ymm low = cc_.newYmm();
-      x86::Ymm high = cc_.newYmm();
-      cc_.vpmovsxdq(low, best_index[u].xmm());
-      cc_.vextracti128(high.xmm(), best_index[u], 1);
-      cc_.vpmovsxdq(high, high.xmm());
-      cc_.vmovdqu(x86::ymmword_ptr(labels, 64 * u), low);
-      cc_.vmovdqu(x86::ymmword_ptr(labels, 64 * u + 32), high);
+      x86::Vec low = vc_.new_vec();
+      x86::Vec high = vc_.new_vec();
+      x86::Vec high_half = vc_.new_half();
+      cc_.vpmovsxdq(low, vc_.half_view(best_index[u]));
+      vc_.extract_high(high_half, best_index[u]);
+      cc_.vpmovsxdq(high, high_half);
+      vc_.store(vc_.at(labels, 2 * bytes * u), low);
+      vc_.store(vc_.at(labels, 2 * bytes * u + bytes), high);
     }
     cc_.add(labels, kVectors * lanes_ * 8);
     for (std::size_t i = 0; i < n; ++i) {
@@ -1284,7 +1358,7 @@ class StagedKernelBuilder : public KernelBuilder {
       inner_at_[i] = cc_.newIntPtr();
     }
     if (is_buffered(i)) {
-      const x86::Mem buffer = cc_.newStack(32 * kVectors * kInnerMax, 32);
+      const x86::Mem buffer = cc_.newStack(vc_.bytes() * kVectors * kInnerMax, vc_.bytes());
       buffers_[i] = cc_.newIntPtr();
       cc_.lea(buffers_[i], buffer);
     }
@@ -1309,32 +1383,52 @@ class StagedKernelBuilder : public KernelBuilder {
       case StagedInput::Points::kStrided: break;
     }
     // Element by element: gathers are slow on some CPUs. Vector u starts u
-    // vectors of points past `address`.
+    // vectors of points past `address`; a 512-bit vector is two 256-bit
+    // halves, each read as an AVX2 vector is.
+    const x86::Gp& stride = strides_[i];
+    const int per_half = 256 / bits_;  // points in 256 bits: 4 or 8
+    const x86::Gp at = points_past(address, stride, u * lanes_);
+    x86::Vec r = vc_.new_vec();
+    load_strided_256(r.ymm(), at, i);
+    if (vc_.avx512()) {
+      x86::Vec high = cc_.newYmm();
+      load_strided_256(high, points_past(at, stride, per_half), i);
+      vc_.insert_high(r, r, high);
+    }
+    out = {r, is_float(t) ? Repr::kFloat : Repr::kInt, t};
+    return true;
+  }
+
+  // The address `count` (a multiple of 4) strides past `at`.
+  x86::Gp points_past(const x86::Gp& at, const x86::Gp& stride, int count) {
+    x86::Gp p = at;
+    for (int left = count; left > 0;) {
+      const int step = left >= 8 ? 8 : 4;
+      x86::Gp next = cc_.newIntPtr();
+      cc_.lea(next, x86::ptr(p, stride, step == 8 ? 3 : 2));
+      p = next;
+      left -= step;
+    }
+    return p;
+  }
+
+  // y = the 256 bits of strided input i's points from `at` on (4 doubles or 8 floats).
+  void load_strided_256(const x86::Vec& y, const x86::Gp& at, std::size_t i) {
     const x86::Gp& stride = strides_[i];
     const x86::Gp& triple = triple_strides_[i];
-    const uint32_t vector_shift = wide() ? 2 : 3;  // a vector's points span 4 or 8 strides
-    x86::Gp at = address;
-    for (int v = 0; v < u; ++v) {
-      x86::Gp next = cc_.newIntPtr();
-      cc_.lea(next, x86::ptr(at, stride, vector_shift));
-      at = next;
-    }
-    x86::Ymm r = cc_.newYmm();
-    x86::Ymm high = cc_.newYmm();
+    x86::Vec high = cc_.newYmm();
     if (wide()) {
-      cc_.vmovsd(r.xmm(), x86::qword_ptr(at));
-      cc_.vmovhpd(r.xmm(), r.xmm(), x86::qword_ptr(at, stride));
+      cc_.vmovsd(y.xmm(), x86::qword_ptr(at));
+      cc_.vmovhpd(y.xmm(), y.xmm(), x86::qword_ptr(at, stride));
       cc_.vmovsd(high.xmm(), x86::qword_ptr(at, stride, 1));
       cc_.vmovhpd(high.xmm(), high.xmm(), x86::qword_ptr(at, triple));
     } else {
       x86::Gp fifth = cc_.newIntPtr();
       cc_.lea(fifth, x86::ptr(at, stride, 2));
-      load_four_dwords(r.xmm(), at, stride, triple);
+      load_four_dwords(y.xmm(), at, stride, triple);
       load_four_dwords(high.xmm(), fifth, stride, triple);
     }
-    cc_.vinsertf128(r, r, high.xmm(), 1);
-    out = {r, is_float(t) ? Repr::kFloat : Repr::kInt, t};
-    return true;
+    cc_.vinsertf128(y, y, high.xmm(), 1);
   }
 
   // x = the 32-bit elements at `at` and 1, 2 and 3 strides past it.
@@ -1374,11 +1468,11 @@ class StagedKernelBuilder : public KernelBuilder {
       for (int u = 0; u < kVectors; ++u) {
         Value v;
         if (!load_at(i, inner_at_[i], u, v)) return false;
-        cc_.vmovdqa(x86::ymmword_ptr(buffers_[i], buffer_offset_, 0, 32 * u), v.reg);
+        vc_.store(vc_.at(buffers_[i], buffer_offset_, 0, vc_.bytes() * u), v.reg);
       }
       cc_.add(inner_at_[i], along_j_[i]);
     }
-    cc_.add(buffer_offset_, 32 * kVectors);
+    cc_.add(buffer_offset_, vc_.bytes() * kVectors);
     cc_.dec(j_left);
     cc_.jnz(over_j);
     cc_.bind(after_j);
@@ -1387,7 +1481,7 @@ class StagedKernelBuilder : public KernelBuilder {
 
   // The loop's value at (k, j) for each vector of the step, added (squared,
   // for a norm) to the vector's sum.
-  bool add_terms(const x86::Ymm* sums) {
+  bool add_terms(const x86::Vec* sums) {
     const bool w = wide();
     std::map<int, Value> shared;  // inputs broadcast along N: one load for all vectors
     for (int u = 0; u < kVectors; ++u) {
@@ -1397,8 +1491,8 @@ class StagedKernelBuilder : public KernelBuilder {
         const DType t = region_.nodes[node].dtype;
         Value v;
         if (buffers_[i].isValid()) {
-          x86::Ymm r = cc_.newYmm();
-          cc_.vmovdqa(r, x86::ymmword_ptr(buffers_[i], buffer_offset_, 0, 32 * u));
+          x86::Vec r = vc_.new_vec();
+          vc_.load(r, vc_.at(buffers_[i], buffer_offset_, 0, vc_.bytes() * u));
           v = {r, is_float(t) ? Repr::kFloat : Repr::kInt, t};
         } else if (!is_direct(i)) {
           continue;
@@ -1414,7 +1508,7 @@ class StagedKernelBuilder : public KernelBuilder {
       Value term;
       if (!operand(group_.outputs[0], inner_.dtype, term) || term.repr != Repr::kFloat) return false;
       if (inner_.op == Op::norm) {
-        x86::Ymm square = cc_.newYmm();
+        x86::Vec square = vc_.new_vec();
         w ? cc_.vmulpd(square, term.reg, term.reg) : cc_.vmulps(square, term.reg, term.reg);
         term.reg = square;
       }
@@ -1429,45 +1523,45 @@ class StagedKernelBuilder : public KernelBuilder {
   // that beats the best sum has a root that beats or equals the best root,
   // and equals it only when the two sums lie fewer than 8 units in the last
   // place apart; only then are the roots computed and compared.
-  void select(const x86::Ymm& sum, const x86::Ymm& k_index, const x86::Ymm& best, const x86::Ymm& best_index) {
+  void select(const x86::Vec& sum, const x86::Vec& k_index, const x86::Vec& best, const x86::Vec& best_index) {
     const bool w = wide();
-    x86::Ymm take = cc_.newYmm("take");
-    x86::Ymm best_nan = cc_.newYmm();
-    w ? cc_.vcmppd(best_nan, best, best, 3) : cc_.vcmpps(best_nan, best, best, 3);  // UNORD_Q
+    x86::Vec take = vc_.new_vec("take");
+    x86::Vec best_nan = vc_.new_vec();
+    vc_.float_compare(best_nan, best, best, 3, bits_);  // UNORD_Q
     // NGE_UQ / NLE_UQ: better or unordered, quietly; and the best no NaN.
-    auto beats = [&](const x86::Ymm& to, const x86::Ymm& value, const x86::Ymm& than) {
+    auto beats = [&](const x86::Vec& to, const x86::Vec& value, const x86::Vec& than) {
       const int better_or_nan = is_max() ? 0x16 : 0x19;
-      w ? cc_.vcmppd(to, value, than, better_or_nan) : cc_.vcmpps(to, value, than, better_or_nan);
-      cc_.vpandn(to, best_nan, to);
+      vc_.float_compare(to, value, than, better_or_nan, bits_);
+      vc_.and_not(to, best_nan, to);
     };
     beats(take, sum, best);
     if (inner_.op == Op::norm) {
       // Sums are non-negative (or NaN): as integers their bits order as
       // they do, and their difference counts units in the last place.
-      x86::Ymm apart = cc_.newYmm();
-      x86::Ymm close = cc_.newYmm();
-      const x86::Ymm& larger = is_max() ? sum : best;
-      const x86::Ymm& smaller = is_max() ? best : sum;
+      x86::Vec apart = vc_.new_vec();
+      x86::Vec close = vc_.new_vec();
+      const x86::Vec& larger = is_max() ? sum : best;
+      const x86::Vec& smaller = is_max() ? best : sum;
       w ? cc_.vpsubq(apart, larger, smaller) : cc_.vpsubd(apart, larger, smaller);
-      w ? cc_.vpcmpgtq(close, broadcast_int(8), apart) : cc_.vpcmpgtd(close, broadcast_int(8), apart);
-      cc_.vpand(close, close, take);
+      vc_.int_greater(close, broadcast_int(8), apart, bits_);
+      vc_.bit_and(close, close, take);
       Label decided = cc_.newLabel();
-      cc_.vptest(close, close);
+      vc_.test_any(close, bits_);
       cc_.jz(decided);
       // The starting best of an argmax, -inf, has no root: 0 takes its
       // place (the sums close to it, inf and NaN, beat 0 as they beat -inf).
-      x86::Ymm root = cc_.newYmm();
-      x86::Ymm best_root = cc_.newYmm();
-      x86::Ymm exact = cc_.newYmm();
-      w ? cc_.vblendvpd(best_root, best, zero(), best) : cc_.vblendvps(best_root, best, zero(), best);
+      x86::Vec root = vc_.new_vec();
+      x86::Vec best_root = vc_.new_vec();
+      x86::Vec exact = vc_.new_vec();
+      vc_.blend(best_root, best, zero(), best, bits_);  // by the sign of best
       w ? cc_.vsqrtpd(best_root, best_root) : cc_.vsqrtps(best_root, best_root);
       w ? cc_.vsqrtpd(root, sum) : cc_.vsqrtps(root, sum);
       beats(exact, root, best_root);
-      w ? cc_.vblendvpd(take, take, exact, close) : cc_.vblendvps(take, take, exact, close);
+      vc_.blend(take, take, exact, close, bits_);
       cc_.bind(decided);
     }
-    w ? cc_.vblendvpd(best, best, sum, take) : cc_.vblendvps(best, best, sum, take);
-    w ? cc_.vblendvpd(best_index, best_index, k_index, take) : cc_.vblendvps(best_index, best_index, k_index, take);
+    vc_.blend(best, best, sum, take, bits_);
+    vc_.blend(best_index, best_index, k_index, take, bits_);
   }
 
   const StagedReduction& staged_;
@@ -1496,7 +1590,9 @@ struct X86Code : Code {
 
 class X86Backend : public Backend {
  public:
-  const char* name() const override { return "x86-64 AVX2"; }
+  explicit X86Backend(int vector_bits) : vector_bits_(vector_bits) {}
+
+  const char* name() const override { return vector_bits_ == 512 ? "x86-64 AVX-512" : "x86-64 AVX2"; }
 
   int fuse_class(const Region& region, int index) const override {
     const Node& node = region.nodes[index];
@@ -1612,17 +1708,17 @@ class X86Backend : public Backend {
     return cls == 0 ? 64 : cls;
   }
 
-  int lanes(const Group& group) const override { return 256 / group.fuse_class; }
+  int lanes(const Group& group) const override { return vector_bits_ / group.fuse_class; }
 
   std::unique_ptr<Kernel> compile(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner,
                                   bool leaf_sums) override {
     auto kernel = std::make_unique<X86Code<Kernel>>();
     const int bits = group.fuse_class;
     const bool made = generate(*kernel, [&](x86::Compiler& cc) {
-      return KernelBuilder(cc, region, group, broadcast_inner, bits, leaf_sums).build();
+      return KernelBuilder(cc, region, group, broadcast_inner, bits, vector_bits_, leaf_sums).build();
     });
     if (!made) return nullptr;
-    kernel->lanes = 256 / bits;
+    kernel->lanes = vector_bits_ / bits;
     kernel->lane_bytes = bits / 8;
     kernel->uses_index = uses_index(region, group);
     kernel->leaf_sums = leaf_sums;
@@ -1637,10 +1733,10 @@ class X86Backend : public Backend {
     }
     auto kernel = std::make_unique<X86Code<StagedKernel>>();
     const bool made = generate(*kernel, [&](x86::Compiler& cc) {
-      return StagedKernelBuilder(cc, region, staged, layout, fixed).build();
+      return StagedKernelBuilder(cc, region, staged, layout, fixed, vector_bits_).build();
     });
     if (!made) return nullptr;
-    kernel->points = StagedKernelBuilder::kVectors * 256 / staged.loop.fuse_class;
+    kernel->points = StagedKernelBuilder::kVectors * vector_bits_ / staged.loop.fuse_class;
     return kernel;
   }
 
@@ -1662,16 +1758,27 @@ class X86Backend : public Backend {
     return true;
   }
 
+  const int vector_bits_;  // 256 or 512
   JitRuntime runtime_;
 };
 
 }  // namespace
 
+std::unique_ptr<Backend> make_x86_backend(VectorIsa isa) {
+  switch (isa) {
+    case VectorIsa::kAvx512: return std::make_unique<X86Backend>(512);
+    case VectorIsa::kAvx2: return std::make_unique<X86Backend>(256);
+    case VectorIsa::kSse2: break;
+  }
+  return nullptr;
+}
+
 Backend* cpu_backend() {
   static Backend* backend = [] () -> Backend* {
     const CpuFeatures::X86& x86 = CpuInfo::host().features().x86();
     if (!x86.hasAVX2() || !x86.hasBMI2()) return nullptr;
-    return new X86Backend();  // lives as long as the kernels it made
+    const VectorIsa isa = host_vector_isa() == VectorIsa::kAvx512 ? VectorIsa::kAvx512 : VectorIsa::kAvx2;
+    return make_x86_backend(isa).release();  // lives as long as the kernels it made
   }();
   return backend;
 }

@@ -1,0 +1,189 @@
+#include "jit/x86/vector_code.h"
+
+namespace npy::jit {
+
+using namespace asmjit;
+
+VectorCode::Vec VectorCode::new_vec(const char* name) const {
+  if (avx512()) return name ? Vec(cc_.newZmm("%s", name)) : Vec(cc_.newZmm());
+  return name ? Vec(cc_.newYmm("%s", name)) : Vec(cc_.newYmm());
+}
+
+VectorCode::Vec VectorCode::new_half(const char* name) const {
+  if (avx512()) return name ? Vec(cc_.newYmm("%s", name)) : Vec(cc_.newYmm());
+  return name ? Vec(cc_.newXmm("%s", name)) : Vec(cc_.newXmm());
+}
+
+VectorCode::Vec VectorCode::view(const Vec& v) const { return avx512() ? Vec(v.zmm()) : Vec(v.ymm()); }
+
+VectorCode::Vec VectorCode::half_view(const Vec& v) const { return avx512() ? Vec(v.ymm()) : Vec(v.xmm()); }
+
+VectorCode::Mem VectorCode::at(const Gp& base, std::int32_t disp) const {
+  return avx512() ? x86::zmmword_ptr(base, disp) : x86::ymmword_ptr(base, disp);
+}
+
+VectorCode::Mem VectorCode::at(const Gp& base, const Gp& index, std::uint32_t shift, std::int32_t disp) const {
+  return avx512() ? x86::zmmword_ptr(base, index, shift, disp) : x86::ymmword_ptr(base, index, shift, disp);
+}
+
+VectorCode::Mem VectorCode::sized(const Gp& base, int bytes, std::int32_t disp) {
+  switch (bytes) {
+    case 1: return x86::byte_ptr(base, disp);
+    case 2: return x86::word_ptr(base, disp);
+    case 4: return x86::dword_ptr(base, disp);
+    case 8: return x86::qword_ptr(base, disp);
+    case 16: return x86::xmmword_ptr(base, disp);
+    case 32: return x86::ymmword_ptr(base, disp);
+    default: return x86::zmmword_ptr(base, disp);
+  }
+}
+
+void VectorCode::load(const Vec& r, const Mem& m) const {
+  avx512() ? cc_.vmovdqu64(r, m) : cc_.vmovdqu(r, m);
+}
+
+void VectorCode::store(const Mem& m, const Vec& v) const {
+  avx512() ? cc_.vmovdqu64(m, v) : cc_.vmovdqu(m, v);
+}
+
+void VectorCode::copy(const Vec& r, const Vec& a) const {
+  avx512() ? cc_.vmovdqa64(r, a) : cc_.vmovdqa(r, a);
+}
+
+void VectorCode::bit_and(const Vec& r, const Vec& a, const Vec& b) const {
+  avx512() ? cc_.vpandq(r, a, b) : cc_.vpand(r, a, b);
+}
+
+void VectorCode::bit_or(const Vec& r, const Vec& a, const Vec& b) const {
+  avx512() ? cc_.vporq(r, a, b) : cc_.vpor(r, a, b);
+}
+
+void VectorCode::bit_xor(const Vec& r, const Vec& a, const Vec& b) const {
+  avx512() ? cc_.vpxorq(r, a, b) : cc_.vpxor(r, a, b);
+}
+
+void VectorCode::and_not(const Vec& r, const Vec& a, const Vec& b) const {
+  avx512() ? cc_.vpandnq(r, a, b) : cc_.vpandn(r, a, b);
+}
+
+void VectorCode::set_zero(const Vec& r) const {
+  avx512() ? cc_.vpxord(r, r, r) : cc_.vpxor(r, r, r);
+}
+
+void VectorCode::set_ones(const Vec& r) const {
+  if (!avx512()) {
+    cc_.vpcmpeqq(r, r, r);
+    return;
+  }
+  // vpternlogd reads its operands (to the register allocator): r is written first.
+  cc_.vpxord(r, r, r);
+  cc_.vpternlogd(r, r, r, 0xff);
+}
+
+x86::KReg VectorCode::mask_of(const Vec& v, int lane_bits) const {
+  x86::KReg k = cc_.newKw();
+  lane_bits == 64 ? cc_.vpmovq2m(k, v) : cc_.vpmovd2m(k, v);
+  return k;
+}
+
+void VectorCode::widen_mask(const Vec& r, const x86::KReg& k, int lane_bits) const {
+  lane_bits == 64 ? cc_.vpmovm2q(r, k) : cc_.vpmovm2d(r, k);
+}
+
+void VectorCode::float_compare(const Vec& r, const Vec& a, const Vec& b, int predicate, int lane_bits) const {
+  if (!avx512()) {
+    lane_bits == 64 ? cc_.vcmppd(r, a, b, predicate) : cc_.vcmpps(r, a, b, predicate);
+    return;
+  }
+  x86::KReg k = cc_.newKw();
+  lane_bits == 64 ? cc_.vcmppd(k, a, b, predicate) : cc_.vcmpps(k, a, b, predicate);
+  widen_mask(r, k, lane_bits);
+}
+
+void VectorCode::int_equal(const Vec& r, const Vec& a, const Vec& b, int lane_bits) const {
+  if (!avx512()) {
+    lane_bits == 64 ? cc_.vpcmpeqq(r, a, b) : cc_.vpcmpeqd(r, a, b);
+    return;
+  }
+  x86::KReg k = cc_.newKw();
+  lane_bits == 64 ? cc_.vpcmpeqq(k, a, b) : cc_.vpcmpeqd(k, a, b);
+  widen_mask(r, k, lane_bits);
+}
+
+void VectorCode::int_greater(const Vec& r, const Vec& a, const Vec& b, int lane_bits) const {
+  if (!avx512()) {
+    lane_bits == 64 ? cc_.vpcmpgtq(r, a, b) : cc_.vpcmpgtd(r, a, b);
+    return;
+  }
+  x86::KReg k = cc_.newKw();
+  lane_bits == 64 ? cc_.vpcmpgtq(k, a, b) : cc_.vpcmpgtd(k, a, b);
+  widen_mask(r, k, lane_bits);
+}
+
+void VectorCode::blend(const Vec& r, const Vec& a, const Vec& b, const Vec& mask, int lane_bits) const {
+  if (!avx512()) {
+    lane_bits == 64 ? cc_.vblendvpd(r, a, b, mask) : cc_.vblendvps(r, a, b, mask);
+    return;
+  }
+  const x86::KReg k = mask_of(mask, lane_bits);
+  if (r.id() == b.id() && r.id() != a.id()) {
+    lane_bits == 64 ? cc_.k(k).vpblendmq(r, a, b) : cc_.k(k).vpblendmd(r, a, b);
+    return;
+  }
+  // r = a, then b into the masked lanes. (The register allocator takes a
+  // merge-masked destination as read: vpblendm into a fresh r would read
+  // it before it is written.)
+  if (r.id() != a.id()) copy(r, a);
+  lane_bits == 64 ? cc_.k(k).vmovdqa64(r, b) : cc_.k(k).vmovdqa32(r, b);
+}
+
+void VectorCode::test_any(const Vec& mask, int lane_bits) const {
+  if (!avx512()) {
+    cc_.vptest(mask, mask);
+    return;
+  }
+  x86::KReg k = cc_.newKw();
+  lane_bits == 64 ? cc_.vptestmq(k, mask, mask) : cc_.vptestmd(k, mask, mask);
+  cc_.kortestw(k, k);
+}
+
+void VectorCode::round(const Vec& r, const Vec& a, int mode, int lane_bits) const {
+  if (avx512()) {
+    lane_bits == 64 ? cc_.vrndscalepd(r, a, mode) : cc_.vrndscaleps(r, a, mode);
+  } else {
+    lane_bits == 64 ? cc_.vroundpd(r, a, mode) : cc_.vroundps(r, a, mode);
+  }
+}
+
+void VectorCode::extract_high(const Vec& half, const Vec& v) const {
+  avx512() ? cc_.vextractf64x4(half.ymm(), v, 1) : cc_.vextractf128(half.xmm(), v, 1);
+}
+
+void VectorCode::insert_high(const Vec& r, const Vec& low, const Vec& half) const {
+  avx512() ? cc_.vinsertf64x4(r, low, half.ymm(), 1) : cc_.vinsertf128(r, low, half.xmm(), 1);
+}
+
+void VectorCode::store_bools(const Gp& at, const Vec& mask, int lane_bits) const {
+  const int lanes = bits_ / lane_bits;
+  if (avx512()) {
+    // Each lane's top bit as 0 or 1, then its low byte stored.
+    const Vec one_each = new_vec();
+    if (lane_bits == 64) {
+      cc_.vpsrlq(one_each, mask, 63);
+      cc_.vpmovqb(sized(at, lanes), one_each);
+    } else {
+      cc_.vpsrld(one_each, mask, 31);
+      cc_.vpmovdb(sized(at, lanes), one_each);
+    }
+    return;
+  }
+  // The lanes' top bits, spread one to a byte.
+  const Gp bits = cc_.newInt64();
+  const Gp spread = cc_.newInt64();
+  lane_bits == 64 ? cc_.vmovmskpd(bits.r32(), mask) : cc_.vmovmskps(bits.r32(), mask);
+  cc_.mov(spread, lanes == 4 ? 0x01010101ULL : 0x0101010101010101ULL);
+  cc_.pdep(bits, bits, spread);
+  lanes == 4 ? cc_.mov(x86::dword_ptr(at), bits.r32()) : cc_.mov(x86::qword_ptr(at), bits);
+}
+
+}  // namespace npy::jit

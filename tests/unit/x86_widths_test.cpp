@@ -1,0 +1,973 @@
+// The x86 backend's 256-bit (AVX2) and 512-bit (AVX-512) kernels give the
+// same bytes. Regions are built through the jit IR (no Python), planned and
+// fused as the runtime plans them, compiled by both backends and run
+// through the CPU driver on the same inputs; every value a kernel writes
+// and the floating-point flags it raises must be bitwise identical. Where
+// this CPU has no AVX-512 the 512-bit kernels are still generated (so that
+// code generation is checked everywhere) and the comparison is skipped.
+//
+// DISABLED_Timing times a few kernels at both widths (run it with
+// --gtest_also_run_disabled_tests --gtest_filter='*Timing*'); it asserts
+// nothing about speed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "jit/backend.h"
+#include "jit/cpu_driver.h"
+#include "jit/fusion.h"
+#include "jit/host.h"
+#include "jit/trace_log.h"
+
+namespace npy::jit {
+namespace {
+
+constexpr DType kAllTypes[] = {DType::kBool,   DType::kInt8,   DType::kInt16,   DType::kInt32,
+                               DType::kInt64,  DType::kUInt8,  DType::kUInt16,  DType::kUInt32,
+                               DType::kUInt64, DType::kFloat32, DType::kFloat64};
+
+// Lengths from empty through one and a few vectors (4, 8 or 16 lanes) with
+// odd tails, to a few spans.
+constexpr std::int64_t kLengths[] = {0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 64, 65, 100, 127, 129, 1000, 4099};
+
+// How an array's values are drawn.
+enum class Fill {
+  kMixed,     // anything: for floats ordinary values with zeros of both signs, NaNs, infinities, subnormals, huge
+  kPositive,  // floats: mostly positive ordinary values (sqrt, log)
+  kZeros,     // floats: 0.0 and -0.0, ordinary values, NaNs of several payloads (min, max)
+  kSigned0,   // floats: only 0.0, -0.0 and a few ordinary values (min, max without NaN)
+  kSmall,     // small integers (ties in argmin, shift counts, k-means distances)
+};
+
+struct Array {
+  DType dtype = DType::kFloat64;
+  Shape shape;
+  std::vector<std::int64_t> strides;  // bytes
+  std::vector<unsigned char> bytes;
+  std::size_t offset = 0;  // of element 0 in bytes
+  const char* data() const { return reinterpret_cast<const char*>(bytes.data() + offset); }
+};
+
+std::vector<std::int64_t> c_strides(const Shape& shape, int size) {
+  std::vector<std::int64_t> s(shape.size(), size);
+  for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d) s[d] = s[d + 1] * shape[d + 1];
+  return s;
+}
+
+template <typename T>
+void put(unsigned char* at, T value) {
+  std::memcpy(at, &value, sizeof value);
+}
+
+// One element of `t` drawn as `fill` says.
+void draw(std::mt19937_64& rng, DType t, Fill fill, unsigned char* at) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const double u = unit(rng);
+  if (is_float(t)) {
+    const bool f32 = t == DType::kFloat32;
+    double v = (unit(rng) - 0.5) * 200.0;
+    auto nan_with_payload = [&] {
+      if (f32) {
+        const std::uint32_t bits = 0x7fc00000u | (static_cast<std::uint32_t>(rng()) & 0x3fffffu) |
+                                   (rng() & 1 ? 0x80000000u : 0u);
+        put(at, bits);
+      } else {
+        const std::uint64_t bits = 0x7ff8000000000000ull | (rng() & 0x7ffffffffffffull) |
+                                   (rng() & 1 ? 0x8000000000000000ull : 0ull);
+        put(at, bits);
+      }
+    };
+    switch (fill) {
+      case Fill::kMixed:
+        if (u < 0.04) v = 0.0;
+        else if (u < 0.08) v = -0.0;
+        else if (u < 0.11) { nan_with_payload(); return; }
+        else if (u < 0.13) v = HUGE_VAL;
+        else if (u < 0.15) v = -HUGE_VAL;
+        else if (u < 0.17) v = f32 ? 1e-40 : 1e-310;
+        else if (u < 0.19) v = f32 ? 3e38 : 1e308;
+        else if (u < 0.21) v = std::floor(v) + 0.5;
+        break;
+      case Fill::kPositive:
+        v = std::fabs(v) * (u < 0.5 ? 0.01 : 1.0);
+        if (u < 0.03) v = -1.0;
+        break;
+      case Fill::kZeros:
+        if (u < 0.35) v = 0.0;
+        else if (u < 0.7) v = -0.0;
+        else if (u < 0.8) { nan_with_payload(); return; }
+        break;
+      case Fill::kSigned0:
+        if (u < 0.45) v = 0.0;
+        else if (u < 0.9) v = -0.0;
+        else v = 1.0 + std::floor(u * 4);
+        break;
+      case Fill::kSmall:
+        v = std::floor(unit(rng) * 7) - 3;
+        break;
+    }
+    f32 ? put(at, static_cast<float>(v)) : put(at, v);
+    return;
+  }
+  std::uint64_t bits = rng();
+  if (t == DType::kBool) {
+    bits &= 1;
+  } else if (fill == Fill::kSmall || u < 0.3) {
+    bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(rng() % 80) - 8);  // shift counts past the width too
+  } else if (u < 0.4) {
+    bits = 0;
+  }
+  std::memcpy(at, &bits, itemsize(t));  // little-endian: the low bytes
+}
+
+// A region and the arrays its inputs read.
+class Program {
+ public:
+  explicit Program(std::uint64_t seed = 1) : rng_(seed) {}
+
+  Region region;
+  std::map<int, Array> arrays;  // input nodes with data
+  std::vector<bool> leaves;
+
+  // An array input; `strides_in_items` (empty: C order) may step unevenly,
+  // as views do.
+  int array(DType t, Shape shape, Fill fill = Fill::kMixed, std::vector<std::int64_t> strides_in_items = {}) {
+    Node node;
+    node.op = Op::input;
+    node.dtype = node.compute = t;
+    node.shape = shape;
+    const int size = itemsize(t);
+    Array a;
+    a.dtype = t;
+    a.shape = shape;
+    if (strides_in_items.empty()) {
+      a.strides = c_strides(shape, size);
+    } else {
+      for (std::int64_t s : strides_in_items) a.strides.push_back(s * size);
+    }
+    // The elements' span (strides may be negative), plus an offset off any alignment.
+    std::int64_t low = 0, high = 0;
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+      if (shape[d] == 0) continue;
+      const std::int64_t reach = (shape[d] - 1) * a.strides[d];
+      (reach < 0 ? low : high) += reach;
+    }
+    a.offset = static_cast<std::size_t>(-low) + size;
+    a.bytes.assign(static_cast<std::size_t>(high - low + 2 * size), 0);
+    const std::int64_t n = element_count(shape);
+    std::vector<std::int64_t> index(shape.size(), 0);
+    for (std::int64_t e = 0; e < n; ++e) {
+      std::int64_t at = static_cast<std::int64_t>(a.offset);
+      for (std::size_t d = 0; d < shape.size(); ++d) at += index[d] * a.strides[d];
+      draw(rng_, t, fill, a.bytes.data() + at);
+      for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+        if (++index[d] < shape[d]) break;
+        index[d] = 0;
+      }
+    }
+    const int id = add(node);
+    arrays[id] = std::move(a);
+    return id;
+  }
+
+  // A 0-d array holding `value` (converted to t).
+  int zero_d(DType t, double value) {
+    const int id = array(t, {});
+    unsigned char* at = arrays[id].bytes.data() + arrays[id].offset;
+    switch (t) {
+      case DType::kFloat64: put(at, value); break;
+      case DType::kFloat32: put(at, static_cast<float>(value)); break;
+      default: {
+        const auto i = static_cast<std::int64_t>(value);
+        std::memcpy(at, &i, itemsize(t));
+      }
+    }
+    return id;
+  }
+
+  // A Python float (float64 constant) or int (int64 constant).
+  int python_float(double value) {
+    Node node;
+    node.op = Op::input;
+    node.dtype = node.compute = DType::kFloat64;
+    node.is_scalar_constant = true;
+    node.constant_float = value;
+    node.constant_int = static_cast<std::int64_t>(value);
+    return add(node);
+  }
+
+  int python_int(std::int64_t value) {
+    Node node;
+    node.op = Op::input;
+    node.dtype = node.compute = DType::kInt64;
+    node.is_scalar_constant = true;
+    node.constant_int = value;
+    node.constant_float = static_cast<double>(value);
+    return add(node);
+  }
+
+  // An element-wise op over broadcast operands.
+  int op(Op o, std::vector<int> inputs, DType compute, DType result) {
+    Node node;
+    node.op = o;
+    node.compute = compute;
+    node.dtype = result;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      node.inputs[i] = inputs[i];
+      const Shape& s = region.nodes[inputs[i]].shape;
+      if (s.size() > node.shape.size()) node.shape.insert(node.shape.begin(), s.size() - node.shape.size(), 1);
+      for (std::size_t d = 0; d < s.size(); ++d) {
+        std::int64_t& mine = node.shape[node.shape.size() - s.size() + d];
+        if (mine == 1) mine = s[d];
+      }
+    }
+    return add(node);
+  }
+
+  int reduce(Op o, int input, std::uint32_t axes, DType result, bool keepdims = false) {
+    Node node;
+    node.op = o;
+    node.dtype = result;
+    node.compute = region.nodes[input].dtype;
+    node.axes = axes;
+    node.keepdims = keepdims;
+    node.inputs[0] = input;
+    const Shape& in = region.nodes[input].shape;
+    for (std::size_t d = 0; d < in.size(); ++d) {
+      if (axes & (1u << d)) {
+        if (keepdims) node.shape.push_back(1);
+      } else {
+        node.shape.push_back(in[d]);
+      }
+    }
+    return add(node);
+  }
+
+  // np.arange(start, start + n * delta, delta) as the tracer records it.
+  int arange(DType t, std::int64_t n, double start, double delta) {
+    const int a = zero_d(t, start), b = zero_d(t, start + delta), c = zero_d(t, delta);
+    Node node;
+    node.op = Op::arange;
+    node.dtype = node.compute = t;
+    node.shape = {n};
+    node.inputs[0] = a;
+    node.inputs[1] = b;
+    node.inputs[2] = c;
+    return add(node);
+  }
+
+  void result(int node) { leaves[node] = true; }
+
+ private:
+  int add(const Node& node) {
+    leaves.push_back(false);
+    return region.add(node);
+  }
+  std::mt19937_64 rng_;
+};
+
+// X86_WIDTHS_LISTING=1 prints every kernel's code as it is compiled.
+const bool g_listing = [] {
+  if (!std::getenv("X86_WIDTHS_LISTING")) return false;
+  unsigned mask = 0;
+  parse_log_channels("output_code", mask);
+  set_log_channels(mask);
+  return true;
+}();
+
+// What a run produced: every value a step wrote, and the flags each raised.
+struct Outcome {
+  std::map<int, std::vector<unsigned char>> values;
+  std::vector<int> flags;
+  std::vector<std::string> kernels;  // "lanes,leaf_sums" per fused step
+};
+
+struct Buffer {
+  std::vector<unsigned char> bytes;
+  Shape shape;
+};
+
+class Runner {
+ public:
+  Runner(Backend& backend, const Program& program) : backend_(backend), program_(program) {}
+
+  // Plans the program, compiles every step (on the first run) and, unless
+  // `compile_only`, runs it.
+  Outcome run(bool compile_only) {
+    Outcome out;
+    step_ = 0;
+    const Region& region = program_.region;
+    const std::vector<bool> needed(region.nodes.size(), true);
+    const std::vector<Step> steps = plan_region(region, needed, program_.leaves, [this](const Region& r, int node) {
+      return backend_.fuse_class(r, node);
+    });
+    for (const Step& step : steps) {
+      if (step.eager) {
+        ADD_FAILURE() << "not fused: %" << step.node << " " << op_info(region.nodes[step.node].op).name << "\n"
+                      << dump_region(region, program_.leaves);
+        return out;
+      }
+      if (step.staged) {
+        run_staged_step(step.staged_reduction, compile_only, out);
+      } else {
+        run_group(step.group, compile_only, out);
+      }
+      ++step_;
+      if (::testing::Test::HasFatalFailure() || ::testing::Test::HasNonfatalFailure()) return out;
+    }
+    return out;
+  }
+
+  // Seconds the driver spent running kernels, over all runs.
+  double kernel_seconds() const { return kernel_seconds_; }
+
+ private:
+  template <typename Run>
+  int timed(Run run) {
+    const auto start = std::chrono::steady_clock::now();
+    const int flags = run();
+    kernel_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return flags;
+  }
+
+  // A buffer of `bytes` for a value (kept between runs).
+  static void make(Buffer& b, const Shape& shape, std::size_t bytes) {
+    b.shape = shape;
+    if (b.bytes.size() != bytes) b.bytes.assign(bytes, 0xa5);
+  }
+
+  LoopInput loop_input(int node, const Shape& shape) {
+    const Node& n = program_.region.nodes[node];
+    LoopInput in;
+    in.dtype = n.dtype;
+    in.strides.assign(shape.size(), 0);
+    if (n.is_scalar_constant) {
+      auto bits = std::make_unique<std::int64_t>(n.constant_int);
+      if (n.dtype == DType::kFloat64) std::memcpy(bits.get(), &n.constant_float, 8);
+      in.data = reinterpret_cast<const char*>(bits.get());
+      constants_.push_back(std::move(bits));
+      return in;
+    }
+    const Shape* dims;
+    std::vector<std::int64_t> strides;
+    const auto found = program_.arrays.find(node);
+    if (found != program_.arrays.end()) {
+      in.data = found->second.data();
+      dims = &found->second.shape;
+      strides = found->second.strides;
+    } else {
+      const Buffer& b = buffers_.at(node);
+      in.data = reinterpret_cast<const char*>(b.bytes.data());
+      dims = &b.shape;
+      strides = c_strides(b.shape, itemsize(n.dtype));
+    }
+    const std::size_t offset = shape.size() - dims->size();
+    for (std::size_t d = 0; d < dims->size(); ++d) {
+      if ((*dims)[d] != 1) in.strides[offset + d] = strides[d];
+    }
+    return in;
+  }
+
+  void run_group(const Group& group, bool compile_only, Outcome& out) {
+    const Region& region = program_.region;
+    std::vector<LoopInput> inputs;
+    for (int i : group.inputs) inputs.push_back(loop_input(i, group.shape));
+    std::vector<LoopOutput> outputs;
+    for (int o : group.outputs) {
+      Buffer& b = buffers_[o];
+      make(b, group.shape, static_cast<std::size_t>(element_count(group.shape) * itemsize(region.nodes[o].dtype)));
+      outputs.push_back({reinterpret_cast<char*>(b.bytes.data()), region.nodes[o].dtype, {}});
+    }
+    std::vector<LoopReduction> reductions;
+    for (int r : group.reductions) {
+      const Node& n = region.nodes[r];
+      Buffer& b = buffers_[r];
+      make(b, n.shape, static_cast<std::size_t>(std::max<std::int64_t>(1, element_count(n.shape)) * itemsize(n.dtype)));
+      // As the region runner describes them.
+      const bool extreme = n.op == Op::min || n.op == Op::max || n.op == Op::argmin || n.op == Op::argmax;
+      const DType compute = is_float(n.compute) || extreme ? n.compute
+                            : (n.op == Op::any || n.op == Op::all) ? DType::kBool
+                                                                   : DType::kInt64;
+      reductions.push_back({n.op, compute, n.dtype, reinterpret_cast<char*>(b.bytes.data())});
+    }
+    Shape loop_shape = group.shape;
+    const bool from_indices = std::any_of(group.members.begin(), group.members.end(), [&](int m) {
+      return op_info(region.nodes[m].op).kind == OpKind::kIndex;
+    });
+    order_loop(loop_shape, inputs, outputs, !reductions.empty() || from_indices);
+    const bool leaf_sums = fits_leaf_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
+    std::unique_ptr<Kernel>& kernel = kernels_[step_];
+    if (!kernel) kernel = backend_.compile(region, group, broadcast_inner(inputs), leaf_sums);
+    if (!kernel) {
+      ADD_FAILURE() << backend_.name() << " made no kernel for:\n" << dump_region(region, program_.leaves);
+      return;
+    }
+    out.kernels.push_back(std::to_string(kernel->lanes) + (leaf_sums ? ",leaves" : ""));
+    if (g_listing) std::printf("%s, %d lanes:\n%s\n", backend_.name(), kernel->lanes, kernel->listing.c_str());
+    if (compile_only) return;
+    const int flags =
+        timed([&] { return run_kernel(*kernel, loop_shape, group.reduced_dims, inputs, outputs, reductions); });
+    EXPECT_GE(flags, 0) << "the driver did not run the kernel";
+    out.flags.push_back(flags);
+    for (int o : group.outputs) out.values[o] = buffers_[o].bytes;
+    for (int r : group.reductions) out.values[r] = buffers_[r].bytes;
+  }
+
+  void run_staged_step(const StagedReduction& staged, bool compile_only, Outcome& out) {
+    std::vector<LoopInput> inputs;
+    for (int i : staged.loop.inputs) inputs.push_back(loop_input(i, staged.loop.shape));
+    std::unique_ptr<StagedKernel>& kernel = staged_kernels_[step_];
+    if (!kernel) kernel = backend_.compile_staged(program_.region, staged, staged_layout(inputs));
+    if (!kernel) {
+      ADD_FAILURE() << backend_.name() << " made no staged kernel for:\n" << dump_region(program_.region, program_.leaves);
+      return;
+    }
+    out.kernels.push_back("staged " + std::to_string(kernel->points));
+    if (g_listing) std::printf("%s, staged:\n%s\n", backend_.name(), kernel->listing.c_str());
+    if (compile_only) return;
+    Buffer& b = buffers_[staged.outer];
+    const Shape& shape = program_.region.nodes[staged.outer].shape;
+    make(b, shape, static_cast<std::size_t>(element_count(shape) * 8));
+    const int flags =
+        timed([&] { return run_staged(*kernel, staged.loop.shape, inputs, reinterpret_cast<char*>(b.bytes.data())); });
+    EXPECT_GE(flags, 0) << "the driver did not run the staged kernel";
+    out.flags.push_back(flags);
+    out.values[staged.outer] = b.bytes;
+  }
+
+  Backend& backend_;
+  const Program& program_;
+  std::size_t step_ = 0;
+  std::map<std::size_t, std::unique_ptr<Kernel>> kernels_;
+  std::map<std::size_t, std::unique_ptr<StagedKernel>> staged_kernels_;
+  std::map<int, Buffer> buffers_;
+  std::vector<std::unique_ptr<std::int64_t>> constants_;
+  double kernel_seconds_ = 0;
+};
+
+Backend& avx2() {
+  static const std::unique_ptr<Backend> backend = make_x86_backend(VectorIsa::kAvx2);
+  return *backend;
+}
+
+Backend& avx512() {
+  static const std::unique_ptr<Backend> backend = make_x86_backend(VectorIsa::kAvx512);
+  return *backend;
+}
+
+bool host_has_avx512() { return host_vector_isa() == VectorIsa::kAvx512; }
+
+std::string hex(const std::vector<unsigned char>& bytes, std::size_t from, std::size_t count) {
+  std::ostringstream s;
+  for (std::size_t i = from; i < std::min(bytes.size(), from + count); ++i) {
+    char b[4];
+    std::snprintf(b, sizeof b, "%02x", bytes[i]);
+    s << b;
+  }
+  return s.str();
+}
+
+// Cases the test ran at both widths, and those it compared.
+int g_compared = 0;
+
+// Runs `program` at 256 bits and 512 bits and requires the same bytes.
+// Without AVX-512 here, the 512-bit kernels are only generated.
+void check(const Program& program, const std::string& what) {
+  SCOPED_TRACE(what);
+  const Outcome narrow = Runner(avx2(), program).run(false);
+  if (::testing::Test::HasFailure()) return;
+  const bool run_wide = host_has_avx512();
+  const Outcome wide = Runner(avx512(), program).run(!run_wide);
+  if (::testing::Test::HasFailure() || !run_wide) return;
+  ASSERT_EQ(narrow.kernels.size(), wide.kernels.size());
+  EXPECT_EQ(narrow.flags, wide.flags) << "floating-point flags differ\n" << dump_region(program.region, program.leaves);
+  for (const auto& [node, bytes] : narrow.values) {
+    const std::vector<unsigned char>& other = wide.values.at(node);
+    ASSERT_EQ(bytes.size(), other.size());
+    const auto diff = std::mismatch(bytes.begin(), bytes.end(), other.begin());
+    if (diff.first != bytes.end()) {
+      const std::size_t at = static_cast<std::size_t>(diff.first - bytes.begin());
+      const int size = itemsize(program.region.nodes[node].dtype);
+      const std::size_t element = at / size;
+      ADD_FAILURE() << "%" << node << " differs at element " << element << ": avx2 "
+                    << hex(bytes, element * size, size) << ", avx512 " << hex(other, element * size, size) << "\n"
+                    << dump_region(program.region, program.leaves);
+      return;
+    }
+  }
+  ++g_compared;
+}
+
+void finish() {
+  if (!host_has_avx512()) GTEST_SKIP() << "no AVX-512 on this CPU: 512-bit kernels generated, not run";
+}
+
+std::string name_of(Op o, DType t, std::int64_t n) {
+  return std::string(op_info(o).name) + " " + dtype_name(t) + " n=" + std::to_string(n);
+}
+
+// ---------------------------------------------------------------- element-wise
+
+const Op kFloatUnary[] = {Op::negative, Op::positive, Op::absolute, Op::sqrt,  Op::square, Op::reciprocal,
+                          Op::floor,    Op::ceil,     Op::trunc,    Op::rint,  Op::isnan,  Op::isinf,
+                          Op::isfinite, Op::sin,      Op::cos,      Op::tan,   Op::exp,    Op::exp2,
+                          Op::expm1,    Op::log,      Op::log2,     Op::log10, Op::log1p,  Op::logical_not};
+
+const Op kFloatBinary[] = {Op::add,       Op::subtract,   Op::multiply,   Op::divide,        Op::minimum,
+                           Op::maximum,   Op::equal,      Op::not_equal,  Op::less,          Op::less_equal,
+                           Op::greater,   Op::greater_equal, Op::logical_and, Op::logical_or, Op::logical_xor};
+
+bool gives_bool(Op o) {
+  switch (o) {
+    case Op::isnan: case Op::isinf: case Op::isfinite: case Op::logical_not: case Op::equal: case Op::not_equal:
+    case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal: case Op::logical_and:
+    case Op::logical_or: case Op::logical_xor:
+      return true;
+    default: return false;
+  }
+}
+
+TEST(X86Widths, FloatElementwise) {
+  for (DType t : {DType::kFloat32, DType::kFloat64}) {
+    for (std::int64_t n : kLengths) {
+      for (Op o : kFloatUnary) {
+        Program p(n * 31 + static_cast<int>(o));
+        const Fill fill = (o == Op::sqrt || o == Op::log || o == Op::log2 || o == Op::log10) && n % 2 ? Fill::kPositive
+                                                                                                         : Fill::kMixed;
+        const int x = p.array(t, {n}, fill);
+        p.result(p.op(o, {x}, t, gives_bool(o) ? DType::kBool : t));
+        check(p, name_of(o, t, n));
+      }
+      for (Op o : kFloatBinary) {
+        Program p(n * 17 + static_cast<int>(o));
+        const Fill fill = o == Op::minimum || o == Op::maximum ? Fill::kZeros : Fill::kMixed;
+        const int x = p.array(t, {n}, fill), y = p.array(t, {n}, fill);
+        p.result(p.op(o, {x, y}, t, gives_bool(o) ? DType::kBool : t));
+        check(p, name_of(o, t, n));
+      }
+      {  // x**2, x * a Python float, x + a 0-d array, where, clip, full, astype(bool)
+        Program p(n);
+        const int x = p.array(t, {n}), y = p.array(t, {n}, Fill::kZeros);
+        const int squared = p.op(Op::power, {x, p.python_float(2.0)}, t, t);
+        const int scaled = p.op(Op::multiply, {squared, p.python_float(1.2345678901234)}, t, t);
+        const int shifted = p.op(Op::add, {scaled, p.zero_d(t, -0.75)}, t, t);
+        const int above = p.op(Op::greater, {x, y}, t, DType::kBool);
+        const int picked = p.op(Op::where, {above, shifted, y}, t, t);
+        p.result(p.op(Op::clip, {picked, p.python_float(-3.5), p.python_float(40.0)}, t, t));
+        const int filled = p.op(Op::full, {p.zero_d(t, 2.5)}, t, t);
+        Node& f = p.region.nodes[filled];
+        f.shape = {n};
+        p.result(p.op(Op::subtract, {x, filled}, t, t));
+        p.result(p.op(Op::astype, {y}, DType::kBool, DType::kBool));
+        check(p, "float mix " + std::string(dtype_name(t)) + " n=" + std::to_string(n));
+      }
+    }
+  }
+  finish();
+}
+
+// The integer compute types (lanes of 32 or 64 bits) and the array types
+// that convert into each as they are loaded.
+struct IntCompute {
+  DType compute;
+  std::vector<DType> from;
+};
+
+const IntCompute kIntComputes[] = {
+    {DType::kInt32, {DType::kInt32, DType::kInt8, DType::kInt16, DType::kUInt8, DType::kUInt16, DType::kBool}},
+    {DType::kUInt32, {DType::kUInt32, DType::kUInt8, DType::kUInt16, DType::kBool}},
+    {DType::kInt64, {DType::kInt64, DType::kInt8, DType::kInt16, DType::kInt32, DType::kUInt8, DType::kUInt16,
+                     DType::kUInt32}},
+    {DType::kUInt64, {DType::kUInt64, DType::kUInt8, DType::kUInt16, DType::kUInt32, DType::kBool}},
+};
+
+TEST(X86Widths, IntegerElementwise) {
+  const Op binary[] = {Op::add,     Op::subtract,   Op::multiply, Op::bitwise_and, Op::bitwise_or,
+                       Op::bitwise_xor, Op::left_shift, Op::right_shift, Op::minimum, Op::maximum,
+                       Op::equal,   Op::not_equal,  Op::less,     Op::less_equal,  Op::greater,
+                       Op::greater_equal};
+  for (const IntCompute& ic : kIntComputes) {
+    const DType c = ic.compute;
+    for (std::int64_t n : kLengths) {
+      for (DType from : ic.from) {
+        for (Op o : binary) {
+          if (o == Op::multiply && itemsize(c) == 8) continue;  // no 64-bit multiply in kernels
+          const bool ordered = o == Op::less || o == Op::less_equal || o == Op::greater || o == Op::greater_equal;
+          if (ordered && is_unsigned(c)) continue;  // compared by NumPy
+          Program p(n * 7 + static_cast<int>(o) * 3 + static_cast<int>(from));
+          const int a = p.array(from, {n}), b = p.array(c, {n});
+          const bool compare = o == Op::equal || o == Op::not_equal || ordered;
+          p.result(p.op(o, {a, b}, c, compare ? DType::kBool : c));
+          check(p, name_of(o, c, n) + " from " + dtype_name(from));
+        }
+      }
+      Program p(n + 5);
+      const int a = p.array(ic.from.back(), {n}), b = p.array(c, {n}, Fill::kSmall);
+      p.result(p.op(Op::negative, {a}, c, c));
+      p.result(p.op(Op::positive, {b}, c, c));
+      p.result(p.op(Op::add, {b, p.python_int(7)}, c, c));
+      p.result(p.op(Op::where, {p.op(Op::not_equal, {a, b}, c, DType::kBool), a, b}, c, c));
+      if (is_signed_int(c)) p.result(p.op(Op::clip, {a, p.python_int(-3), p.python_int(50)}, c, c));
+      check(p, "integer mix " + std::string(dtype_name(c)) + " n=" + std::to_string(n));
+    }
+  }
+  finish();
+}
+
+TEST(X86Widths, BoolsAndConversions) {
+  for (std::int64_t n : kLengths) {
+    {
+      Program p(n);
+      const int a = p.array(DType::kBool, {n}), b = p.array(DType::kBool, {n}), c = p.array(DType::kBool, {n});
+      for (Op o : {Op::logical_and, Op::logical_or, Op::logical_xor, Op::bitwise_and, Op::bitwise_or,
+                   Op::bitwise_xor, Op::equal, Op::not_equal}) {
+        p.result(p.op(o, {a, b}, DType::kBool, DType::kBool));
+      }
+      p.result(p.op(Op::logical_not, {a}, DType::kBool, DType::kBool));
+      p.result(p.op(Op::invert, {b}, DType::kBool, DType::kBool));
+      p.result(p.op(Op::where, {a, b, c}, DType::kBool, DType::kBool));
+      check(p, "bool ops n=" + std::to_string(n));
+    }
+    {  // conversions into float lanes: int32 -> float32, bool -> float, a Python int -> float
+      Program p(n + 1);
+      const int i = p.array(DType::kInt32, {n}), b = p.array(DType::kBool, {n});
+      const int f = p.array(DType::kFloat32, {n});
+      p.result(p.op(Op::astype, {i}, DType::kFloat32, DType::kFloat32));
+      p.result(p.op(Op::add, {f, b}, DType::kFloat32, DType::kFloat32));
+      p.result(p.op(Op::multiply, {f, p.python_int(3)}, DType::kFloat32, DType::kFloat32));
+      p.result(p.op(Op::astype, {i}, DType::kBool, DType::kBool));
+      check(p, "conversions 32 n=" + std::to_string(n));
+    }
+    {
+      Program p(n + 2);
+      const int d = p.array(DType::kFloat64, {n}), b = p.array(DType::kBool, {n});
+      const int u = p.array(DType::kUInt16, {n}), s = p.array(DType::kInt8, {n});
+      p.result(p.op(Op::add, {d, b}, DType::kFloat64, DType::kFloat64));
+      p.result(p.op(Op::subtract, {d, p.python_int(-12)}, DType::kFloat64, DType::kFloat64));
+      p.result(p.op(Op::astype, {u}, DType::kInt64, DType::kInt64));
+      p.result(p.op(Op::astype, {s}, DType::kInt64, DType::kInt64));
+      p.result(p.op(Op::astype, {b}, DType::kUInt64, DType::kUInt64));
+      p.result(p.op(Op::astype, {d}, DType::kBool, DType::kBool));
+      p.result(p.op(Op::logical_and, {d, b}, DType::kFloat64, DType::kBool));
+      check(p, "conversions 64 n=" + std::to_string(n));
+    }
+  }
+  finish();
+}
+
+// ---------------------------------------------------------------- layouts
+
+TEST(X86Widths, BroadcastAndStrided) {
+  const Shape shapes[] = {{1, 1}, {3, 5}, {7, 33}, {64, 9}, {2, 100}, {5, 1000}, {1000, 3}, {17, 17}};
+  for (const Shape& s : shapes) {
+    const std::int64_t R = s[0], C = s[1];
+    for (DType t : {DType::kFloat32, DType::kFloat64}) {
+      const std::string shape = std::to_string(R) + "x" + std::to_string(C) + " " + dtype_name(t);
+      {
+        Program p(R * 100 + C);
+        const int x = p.array(t, {R, C}), row = p.array(t, {C}), col = p.array(t, {R, 1});
+        const int sum = p.op(Op::add, {x, row}, t, t);
+        p.result(p.op(Op::multiply, {sum, col}, t, t));
+        p.result(p.op(Op::less, {row, col}, t, DType::kBool));
+        check(p, "broadcast " + shape);
+      }
+      {  // every other column, a transposed view, a reversed one
+        Program p(R * 101 + C);
+        const int every_other = p.array(t, {R, C}, Fill::kMixed, {2 * C, 2});
+        const int transposed = p.array(t, {R, C}, Fill::kMixed, {1, R});
+        const int reversed = p.array(t, {R, C}, Fill::kMixed, {C, -1});
+        const int a = p.op(Op::subtract, {every_other, transposed}, t, t);
+        p.result(p.op(Op::maximum, {a, reversed}, t, t));
+        p.result(p.op(Op::sqrt, {transposed}, t, t));
+        check(p, "strided " + shape);
+      }
+      {  // integers of another width broadcast along rows, bools along columns
+        Program p(R * 102 + C);
+        const DType it = t == DType::kFloat32 ? DType::kInt32 : DType::kInt64;
+        const int x = p.array(it, {R, C}), row = p.array(DType::kInt16, {C}), mask = p.array(DType::kBool, {R, 1});
+        const int sum = p.op(Op::add, {x, row}, it, it);
+        p.result(p.op(Op::where, {mask, sum, x}, it, it));
+        check(p, "integer broadcast " + shape);
+      }
+    }
+  }
+  {  // three dimensions, the middle one broadcast
+    Program p(3);
+    const int x = p.array(DType::kFloat64, {4, 1, 37}), y = p.array(DType::kFloat64, {4, 9, 37});
+    p.result(p.op(Op::divide, {y, x}, DType::kFloat64, DType::kFloat64));
+    check(p, "3-d broadcast");
+  }
+  finish();
+}
+
+// ---------------------------------------------------------------- reductions
+
+DType sum_type(DType t) {
+  if (is_float(t)) return t;
+  if (t == DType::kBool || is_signed_int(t)) return DType::kInt64;
+  return DType::kUInt64;
+}
+
+// The reductions of one input of type t over `axes`, each a program.
+void check_reductions(DType t, const Shape& shape, std::uint32_t axes, const std::string& what, bool keepdims) {
+  const std::int64_t reduced = [&] {
+    std::int64_t n = 1;
+    for (std::size_t d = 0; d < shape.size(); ++d) n *= (axes >> d) & 1 ? shape[d] : 1;
+    return n;
+  }();
+  struct R {
+    Op op;
+    DType result;
+  };
+  std::vector<R> ops = {{Op::sum, sum_type(t)}, {Op::any, DType::kBool}, {Op::all, DType::kBool}};
+  // NumPy raises on empty min, max and argmin; the tracer leaves those to it,
+  // and bools' to NumPy.
+  if (reduced > 0 && t != DType::kBool) {
+    ops.push_back({Op::min, t});
+    ops.push_back({Op::max, t});
+    // argmin and argmax take one axis, or all (flattened).
+    const std::uint32_t all = (1u << shape.size()) - 1;
+    if ((axes & (axes - 1)) == 0 || axes == all) {
+      ops.push_back({Op::argmin, DType::kInt64});
+      ops.push_back({Op::argmax, DType::kInt64});
+    }
+  }
+  if (reduced > 0) {
+    if (is_float(t)) ops.push_back({Op::mean, t});
+    if (t == DType::kBool || (!is_float(t) && itemsize(t) <= 2)) ops.push_back({Op::mean, DType::kFloat64});
+  }
+  const Fill fills[] = {Fill::kMixed, Fill::kZeros, Fill::kSigned0, Fill::kSmall};
+  for (const R& r : ops) {
+    for (Fill fill : fills) {
+      if (!is_float(t) && fill != Fill::kMixed && fill != Fill::kSmall) continue;
+      Program p(static_cast<int>(r.op) * 1000 + static_cast<int>(fill) * 10 + static_cast<int>(t));
+      const int x = p.array(t, shape, fill);
+      p.result(p.reduce(r.op, x, axes, r.result, keepdims));
+      check(p, std::string(op_info(r.op).name) + " " + dtype_name(t) + " " + what + " fill " +
+                   std::to_string(static_cast<int>(fill)));
+    }
+  }
+}
+
+TEST(X86Widths, ReductionsOverVectors) {
+  for (DType t : kAllTypes) {
+    for (std::int64_t n : kLengths) check_reductions(t, {n}, 1u, "n=" + std::to_string(n), false);
+  }
+  finish();
+}
+
+TEST(X86Widths, ReductionsOverAxes) {
+  const std::vector<std::pair<Shape, std::uint32_t>> cases = {
+      {{3, 5}, 2u},   {{7, 33}, 2u},    {{7, 33}, 3u},      {{64, 9}, 2u},      {{5, 1000}, 2u},
+      {{2, 3, 17}, 6u}, {{4, 8, 16}, 4u}, {{300, 130}, 2u}, {{9, 128}, 2u}};
+  for (DType t : kAllTypes) {
+    for (const auto& [shape, axes] : cases) {
+      std::string what;
+      for (std::int64_t d : shape) what += std::to_string(d) + ",";
+      what += " axes " + std::to_string(axes);
+      check_reductions(t, shape, axes, what, false);
+      if (is_float(t)) check_reductions(t, shape, axes, what + " keepdims", true);
+    }
+  }
+  finish();
+}
+
+// Float sums in NumPy's pairwise order: whole leaves added by the kernel
+// (leaf_sums), short rows, and long runs shared by the threads.
+TEST(X86Widths, OrderedSums) {
+  const std::vector<std::pair<Shape, std::uint32_t>> cases = {
+      {{128}, 1u},      {{256}, 1u},      {{1024}, 1u},       {{131072}, 1u},    {{8, 1024}, 2u},
+      {{256, 16}, 3u},  {{16, 256}, 3u},  {{64, 2048}, 2u},  {{2, 4, 128}, 6u}, {{100003}, 1u},
+      {{3, 40000}, 2u}, {{50, 24}, 2u},   {{2000, 7}, 2u},    {{1000}, 1u},      {{40, 1040}, 2u}};
+  for (DType t : {DType::kFloat32, DType::kFloat64}) {
+    for (const auto& [shape, axes] : cases) {
+      std::string what = dtype_name(t) + std::string(" ");
+      for (std::int64_t d : shape) what += std::to_string(d) + ",";
+      for (Fill fill : {Fill::kMixed, Fill::kSmall}) {
+        Program p(shape[0] + axes);
+        const int x = p.array(t, shape, fill == Fill::kSmall ? Fill::kSmall : Fill::kPositive);
+        const int y = p.array(t, shape, fill);
+        const int product = p.op(Op::multiply, {x, y}, t, t);
+        p.result(p.reduce(Op::sum, product, axes, t));
+        p.result(p.reduce(Op::mean, x, axes, t));
+        check(p, "sum(x*y), mean(x) " + what);
+      }
+      {  // several reductions of one loop
+        Program p(shape.back());
+        const int x = p.array(t, shape, Fill::kZeros);
+        p.result(p.reduce(Op::sum, x, axes, t));
+        p.result(p.reduce(Op::min, x, axes, t));
+        p.result(p.reduce(Op::max, x, axes, t));
+        p.result(p.reduce(Op::any, x, axes, DType::kBool));
+        if (axes == (1u << (shape.size() - 1))) p.result(p.reduce(Op::argmax, x, axes, DType::kInt64));
+        check(p, "sum, min, max, any " + what);
+      }
+    }
+  }
+  {  // np.var as the tracer records it: mean, deviation, squares, their mean
+    for (std::int64_t n : {5, 128, 1000, 4096, 65536}) {
+      Program p(n);
+      const DType t = DType::kFloat64;
+      const int x = p.array(t, {n});
+      const int total = p.reduce(Op::sum, x, 1u, t, true);
+      const int mean = p.op(Op::divide, {total, p.python_float(static_cast<double>(n))}, t, t);
+      const int deviation = p.op(Op::subtract, {x, mean}, t, t);
+      const int squared = p.op(Op::multiply, {deviation, deviation}, t, t);
+      p.result(p.reduce(Op::mean, squared, 1u, t));
+      check(p, "var n=" + std::to_string(n));
+    }
+  }
+  {  // sums of comparisons and of narrow integers (int32 lanes carried into int64)
+    for (std::int64_t n : {1, 33, 1000, 70001}) {
+      Program p(n);
+      const int x = p.array(DType::kFloat32, {n}), y = p.array(DType::kFloat32, {n});
+      p.result(p.reduce(Op::any, p.op(Op::greater, {x, y}, DType::kFloat32, DType::kBool), 1u, DType::kBool));
+      p.result(p.reduce(Op::sum, p.array(DType::kUInt16, {n}), 1u, DType::kUInt64));
+      p.result(p.reduce(Op::mean, p.array(DType::kInt8, {n}), 1u, DType::kFloat64));
+      check(p, "comparisons and narrow sums n=" + std::to_string(n));
+    }
+  }
+  finish();
+}
+
+// ---------------------------------------------------------------- arange
+
+TEST(X86Widths, Arange) {
+  for (DType t : {DType::kFloat64, DType::kFloat32, DType::kInt64, DType::kInt32}) {
+    for (std::int64_t n : kLengths) {
+      Program p(n);
+      const int a = p.arange(t, n, 3.0, is_float(t) ? 0.37 : 5.0);
+      p.result(a);
+      const int x = p.array(t, {n});
+      p.result(p.op(t == DType::kInt64 ? Op::add : Op::multiply, {a, x}, t, t));  // no 64-bit integer multiply
+      check(p, name_of(Op::arange, t, n));
+    }
+    for (std::int64_t n : {128, 1024, 65536, 70000}) {  // a sum of indices, leaf by leaf where it can
+      if (!is_float(t)) continue;
+      Program p(n);
+      p.result(p.reduce(Op::sum, p.arange(t, n, -1.5, 0.25), 1u, t));
+      check(p, "sum(arange) " + std::string(dtype_name(t)) + " n=" + std::to_string(n));
+    }
+  }
+  finish();
+}
+
+// ---------------------------------------------------------------- staged k-means
+
+// argmin(norm(X - means[:, None], axis=2), axis=0) over X (N, J), means (K, J).
+Program kmeans(DType t, std::int64_t K, std::int64_t N, std::int64_t J, bool x_transposed, bool argmax, Fill fill,
+               std::uint64_t seed) {
+  Program p(seed);
+  const int x = x_transposed ? p.array(t, {N, J}, fill, {1, N}) : p.array(t, {N, J}, fill);
+  const int means = p.array(t, {K, 1, J}, fill);
+  const int diff = p.op(Op::subtract, {x, means}, t, t);
+  Node norm;
+  norm.op = Op::norm;
+  norm.dtype = norm.compute = t;
+  norm.shape = {K, N};
+  norm.axes = 4u;
+  norm.inputs[0] = diff;
+  const int distances = p.region.add(norm);
+  p.leaves.push_back(false);
+  const int labels = p.reduce(argmax ? Op::argmax : Op::argmin, distances, 1u, DType::kInt64);
+  p.result(labels);
+  return p;
+}
+
+TEST(X86Widths, StagedKMeans) {
+  for (DType t : {DType::kFloat64, DType::kFloat32}) {
+    for (std::int64_t K : {1, 3, 5}) {
+      for (std::int64_t J : {1, 2, 3, 7}) {
+        for (std::int64_t N : {1, 5, 17, 33, 100, 4099, 5000}) {
+          for (int variant = 0; variant < 4; ++variant) {
+            const bool transposed = variant & 1, argmax = variant & 2;
+            const Fill fill = N % 2 ? Fill::kSmall : Fill::kMixed;  // ties, or NaNs and infinities
+            const Program p = kmeans(t, K, N, J, transposed, argmax, fill, K * 1000 + J * 100 + N + variant);
+            check(p, "k-means " + std::string(dtype_name(t)) + " K=" + std::to_string(K) + " N=" +
+                         std::to_string(N) + " J=" + std::to_string(J) + " variant " + std::to_string(variant));
+          }
+        }
+      }
+    }
+  }
+  finish();
+}
+
+TEST(X86Widths, ComparedSomethingWhereItCould) {
+  if (!host_has_avx512()) GTEST_SKIP() << "no AVX-512 on this CPU";
+  EXPECT_GT(g_compared, 1000);
+}
+
+// ---------------------------------------------------------------- timing
+
+// Seconds the driver takes to run `program`'s kernels (the best of
+// `repeats` runs after one that compiles them and warms up), for a backend.
+double seconds(Backend& backend, const Program& program, int repeats) {
+  Runner runner(backend, program);
+  runner.run(false);
+  double best = 1e9;
+  for (int r = 0; r < repeats; ++r) {
+    const double before = runner.kernel_seconds();
+    runner.run(false);
+    best = std::min(best, runner.kernel_seconds() - before);
+  }
+  return best;
+}
+
+TEST(X86Widths, DISABLED_Timing) {
+  if (!host_has_avx512()) GTEST_SKIP() << "no AVX-512 on this CPU";
+  const std::int64_t n = 10000000;
+  struct Item {
+    std::string name;
+    Program program;
+  };
+  std::vector<Item> items;
+  {
+    Program p(1);
+    p.result(p.reduce(Op::sum, p.array(DType::kFloat64, {n}, Fill::kSmall), 1u, DType::kFloat64));
+    items.push_back({"sum f64 1e7", std::move(p)});
+  }
+  {
+    Program p(2);
+    p.result(p.reduce(Op::sum, p.array(DType::kFloat32, {n}, Fill::kSmall), 1u, DType::kFloat32));
+    items.push_back({"sum f32 1e7", std::move(p)});
+  }
+  {
+    Program p(3);
+    const int x = p.array(DType::kFloat32, {n}, Fill::kSmall), y = p.array(DType::kFloat32, {n}, Fill::kSmall);
+    p.result(p.op(Op::multiply, {x, y}, DType::kFloat32, DType::kFloat32));
+    items.push_back({"multiply f32 1e7", std::move(p)});
+  }
+  {
+    Program p(4);
+    const int x = p.array(DType::kFloat64, {n}, Fill::kPositive);
+    p.result(p.reduce(Op::min, x, 1u, DType::kFloat64));
+    items.push_back({"min f64 1e7", std::move(p)});
+  }
+  items.push_back({"k-means f64 K=8 N=1e6 J=4", kmeans(DType::kFloat64, 8, 1000000, 4, false, false, Fill::kSmall, 5)});
+  items.push_back({"k-means f32 K=8 N=1e6 J=4", kmeans(DType::kFloat32, 8, 1000000, 4, false, false, Fill::kSmall, 6)});
+  std::printf("threads %d\n", host_threads());
+  for (const Item& item : items) {
+    const double t256 = seconds(avx2(), item.program, 5);
+    const double t512 = seconds(avx512(), item.program, 5);
+    std::printf("%-28s avx2 %8.3f ms  avx512 %8.3f ms  ratio %.2f\n", item.name.c_str(), t256 * 1e3, t512 * 1e3,
+                t256 / t512);
+  }
+}
+
+}  // namespace
+}  // namespace npy::jit
