@@ -255,7 +255,12 @@ def combine_bound(op, operands, out_dtype, reduced=1):
     if any(b[0] == "U" for b in bounds):
         return ("U",)
     if inexact and op in ("floor", "ceil", "trunc", "rint"):
-        return ("E",)  # equal unless a value lies near an integer: see tainted()
+        # Equal unless a value lies near an integer (see tainted()), or is
+        # an integer already (beyond 2**23 in float32): its ulps pass through.
+        k = max(convert_ulps(b[1], dt, out_dtype) if b[0] == "R" else 0 for b, dt in operands)
+        if k == 0 or any(b[0] != "R" for b in bounds if b[0] != "E"):
+            return ("E",)
+        return ("R", k, min(b[2] for b in bounds if b[0] == "R"))
     if inexact and op in AMPLIFYING_OPS:
         return ("U",)
     origin = min([np.dtype(out_dtype).itemsize] +
