@@ -16,6 +16,9 @@ saying how its values are compared (see `check_values` in the test):
                 tanh, arctan2, float **) of exact values (K=4) and what
                 relative-error-preserving operations (* / sqrt abs min max
                 where astype) make of them
+  int:K:T       integers converted (astype) from floats of type T within K
+                ulps: within K ulps of T at the reference's magnitude, plus 1
+                (a float near an integer may truncate either way)
   sum:N:K       float sum over N elements (each within K ulps of exact) within
   mean:N:K      (N + 2) eps * scale + 2 K eps * scale, where scale is the sum
                 (mean) of |x| over the same axes, which the program also returns
@@ -246,20 +249,25 @@ def combine_bound(op, operands, out_dtype, reduced=1):
     """Error bound of an operation's result from its operands' bounds:
     ("E",) exact, ("R", k, b) within k ulps of out_dtype, ("S", op, n, k) a
     float sum, ("A", b) approximate, ("U",) unbounded; b is the size of the
-    least precise float type the error comes from.
+    least precise float type the error comes from; ("I", k, t) integers
+    converted from floats of type t within k ulps (used as exact, and
+    tainted, by what reads them).
     operands: list of (bound, dtype) of the value operands."""
+    operands = [(("E",) if b[0] == "I" else b, dt) for b, dt in operands]
     if not is_float(out_dtype):
+        (b, dt), = operands if op == "astype" else [(("E",), None)]
+        if b[0] == "R" and np.dtype(out_dtype).kind in "iu":
+            return ("I", convert_ulps(b[1], dt, dt), np.dtype(dt).name)
         return ("E",)
     bounds = [b for b, _ in operands]
     inexact = any(b[0] != "E" for b in bounds)
     if any(b[0] == "U" for b in bounds):
         return ("U",)
-    if inexact and op in ("floor", "ceil", "trunc", "rint"):
+    if inexact and op in ("floor", "ceil", "trunc", "rint") and all(b[0] in "ER" for b in bounds):
         # Equal unless a value lies near an integer (see tainted()), or is
-        # an integer already (beyond 2**23 in float32): its ulps pass through.
+        # an integer already (beyond 2**23 in float32): its ulps pass through
+        # (an approximate value stays approximate, below).
         k = max(convert_ulps(b[1], dt, out_dtype) if b[0] == "R" else 0 for b, dt in operands)
-        if k == 0 or any(b[0] != "R" for b in bounds if b[0] != "E"):
-            return ("E",)
         return ("R", k, min(b[2] for b in bounds if b[0] == "R"))
     if inexact and op in AMPLIFYING_OPS:
         return ("U",)
@@ -307,9 +315,9 @@ def tainted(op, operands, out_dtype, condition=None):
     every = list(operands) + ([condition] if condition is not None else [])
     if any(t for _, _, t in every):
         return True
-    if condition is not None and condition[0][0] != "E":
+    if condition is not None and condition[0][0] not in "EI":
         return True
-    inexact = any(bd[0] != "E" for bd, _, _ in operands)
+    inexact = any(bd[0] not in "EI" for bd, _, _ in operands)
     return inexact and (op in DISCONTINUOUS_OPS or not is_float(out_dtype))
 
 
@@ -322,6 +330,8 @@ def tag_of(bound, taint=False):
         tag = f"{bound[1]}:{bound[2]}:{bound[3]}"
     elif bound[0] == "A":
         tag = f"approx:{bound[1]}"
+    elif bound[0] == "I":
+        tag = f"int:{max(bound[1], 1)}:{bound[2]}"
     else:
         tag = "unchecked"
     return tag + ("~" if taint else "")

@@ -233,6 +233,13 @@ def check_values(ref, got, scale=None):
     if tag == "unchecked":
         STATS["unchecked"] += 1
         return []
+    if tag.startswith("int:"):
+        # Integers truncated from floats within k ulps of their type.
+        _, k, float_type = tag.split(":")
+        ref = a.astype(np.float64)
+        tol = int(k) * np.spacing(np.abs(ref).astype(float_type)).astype(np.float64) + 1
+        bad = np.abs(ref - b.astype(np.float64)) > tol
+        return _mismatches(a, b, bad, f"within {k} ulps of {float_type}, plus 1", tol)
     if a.dtype.kind != "f" or tag == "bits":
         if a.dtype.kind == "f":
             # Bitwise, but any NaN equals any NaN (NumPy itself gives NaNs of
