@@ -334,7 +334,15 @@ void store_result(const Partial& p, const LoopReduction& r, std::int64_t count, 
 template <typename T>
 void pack_typed(char* dst, const char* src, std::int64_t stride, std::int64_t n) {
   T* out = reinterpret_cast<T*>(dst);
-  for (std::int64_t k = 0; k < n; ++k) std::memcpy(out + k, src + k * stride, sizeof(T));
+  std::int64_t k = 0;
+  // Four elements a step: one at a time, the loop's own counting and
+  // branching cost more than the copy (columns of an (n, 3) array).
+  for (; k + 4 <= n; k += 4, src += 4 * stride) {
+    T e[4];
+    for (int j = 0; j < 4; ++j) std::memcpy(&e[j], src + j * stride, sizeof(T));
+    std::memcpy(out + k, e, sizeof e);
+  }
+  for (; k < n; ++k, src += stride) std::memcpy(out + k, src, sizeof(T));
 }
 
 // Copies n elements `stride` bytes apart into contiguous `dst`.
