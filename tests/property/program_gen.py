@@ -255,9 +255,10 @@ def combine_bound(op, operands, out_dtype, reduced=1):
     operands: list of (bound, dtype) of the value operands."""
     operands = [(("E",) if b[0] == "I" else b, dt) for b, dt in operands]
     if not is_float(out_dtype):
-        (b, dt), = operands if op == "astype" else [(("E",), None)]
-        if b[0] == "R" and np.dtype(out_dtype).kind in "iu":
-            return ("I", convert_ulps(b[1], dt, dt), np.dtype(dt).name)
+        # An integer conversion of a float within k ulps.
+        if op == "astype" and operands[0][0][0] == "R" and np.dtype(out_dtype).kind in "iu":
+            (_, k, _), float_dtype = operands[0]
+            return ("I", k, np.dtype(float_dtype).name)
         return ("E",)
     bounds = [b for b, _ in operands]
     inexact = any(b[0] != "E" for b in bounds)
