@@ -16,7 +16,7 @@ struct Tables {
   std::unordered_map<std::string, PyObject*> methods;  // name -> ndarray method descriptor
   PyObject* ufuncs[256] = {};
   PyObject* ufunc_type = nullptr;
-  PyObject* creations[5] = {};  // np.zeros, ones, full, arange, linspace
+  PyObject* creations[6] = {};  // np.zeros, ones, full, empty, arange, linspace
 };
 
 // Reductions and their NumPy function names; the methods have the op's name.
@@ -86,19 +86,17 @@ Tables build_tables() {
     t.methods[method] = descriptor;
   }
   add_function(np, "clip", CallForm::kClip, jit::Op::clip);
-  const char* const creations[] = {"zeros", "ones", "full"};
-  for (int i = 0; i < 3; ++i) {
+  const char* const creations[] = {"zeros", "ones", "full", "empty"};
+  for (int i = 0; i < 4; ++i) {
     add_function(np, creations[i], CallForm::kCreate, jit::Op::full);
     t.creations[i] = PyObject_GetAttrString(np, creations[i]);  // kept for the process
     PyErr_Clear();
     add_function(np, (std::string(creations[i]) + "_like").c_str(), CallForm::kCreateLike, jit::Op::full);
   }
-  add_function(np, "empty", CallForm::kCreate, jit::Op::full);
-  add_function(np, "empty_like", CallForm::kCreateLike, jit::Op::full);
   add_function(np, "arange", CallForm::kArange, jit::Op::arange);
   add_function(np, "linspace", CallForm::kLinspace, jit::Op::arange);
-  t.creations[3] = PyObject_GetAttrString(np, "arange");  // kept for the process
-  t.creations[4] = PyObject_GetAttrString(np, "linspace");
+  t.creations[4] = PyObject_GetAttrString(np, "arange");  // kept for the process
+  t.creations[5] = PyObject_GetAttrString(np, "linspace");
   PyErr_Clear();
   for (const auto& [name, form] : {std::pair{"var", CallForm::kVar}, std::pair{"std", CallForm::kStd}}) {
     add_function(np, name, form, jit::Op::sqrt);

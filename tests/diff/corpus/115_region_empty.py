@@ -1,7 +1,8 @@
-# np.empty and np.empty_like in regions: arrays written whole (by slice
-# assignment, in parts, or by a mask) before anything reads them, of several
-# dtypes and shapes, from a lazy prototype, and unwritten ones whose shape,
-# dtype and flags alone are shown (their contents are unspecified).
+# np.empty and np.empty_like in regions, recorded from a shape alone too:
+# arrays written whole (by slice assignment, in parts, or by a mask) before
+# anything reads them, of several dtypes and shapes, from a lazy prototype,
+# and unwritten ones whose shape, dtype and flags alone are shown (their
+# contents are unspecified).
 import numpy as np
 
 rng = np.random.default_rng(115)
