@@ -843,6 +843,11 @@ std::int64_t leaf_call_rows(std::int64_t n, std::int64_t m, std::int64_t sweep) 
 
 // A loop whose float sums a leaf_sums kernel adds (fits_leaf_sums): calls
 // over rows write every leaf's sum, then each outer index's leaves add up.
+// Calls and sums nest: a call's rows hold whole sums (one axis reduced), or
+// a sum's rows fill whole calls. With a group of them per thread at least,
+// each thread adds up the leaves it wrote, in a buffer of one group's
+// leaves, without waiting for the others; fewer sums (a whole-array sum)
+// split their calls over the threads, which then wait for each other.
 template <typename T>
 int run_leaf_sums(const Loop& loop, const Shape& shape, int reduced, const std::vector<LoopReduction>& reductions,
                   int threads) {
@@ -855,8 +860,15 @@ int run_leaf_sums(const Loop& loop, const Shape& shape, int reduced, const std::
   const std::int64_t per_call = leaf_call_rows(n, m, sweep);
   const std::int64_t calls_per_sweep = (sweep + per_call - 1) / per_call;
   const std::int64_t items = total / n / sweep * calls_per_sweep;
-  const std::int64_t all_leaves = total / kPairwiseBlock;
-  std::vector<T> leaf_sums(static_cast<std::size_t>(all_leaves * loop.ordered));
+  const std::int64_t rows_per_sum = count / n;
+  // A group: one call (one axis reduced) or one sum's calls.
+  const std::int64_t items_per_group = reduced == 1 ? 1 : rows_per_sum / sweep * calls_per_sweep;
+  const std::int64_t groups = items / items_per_group;
+  const bool by_groups = groups >= threads;
+  const std::int64_t buffer_leaves = by_groups ? (reduced == 1 ? per_call : rows_per_sum) * n / kPairwiseBlock
+                                               : total / kPairwiseBlock;
+  std::unique_ptr<T[]> shared;
+  if (!by_groups) shared.reset(new T[static_cast<std::size_t>(buffer_leaves * loop.ordered)]);
   std::atomic<int> flags{0};
 #pragma omp parallel num_threads(items >= threads ? threads : 1)
   {
@@ -864,22 +876,45 @@ int run_leaf_sums(const Loop& loop, const Shape& shape, int reduced, const std::
     Accumulators acc(reductions.size());
     std::vector<std::int64_t> index(r);
     char* outs[kMaxOrderedSums];
-#pragma omp for schedule(static)
-    for (std::int64_t item = 0; item < items; ++item) {
+    std::unique_ptr<T[]> own(by_groups ? new T[static_cast<std::size_t>(buffer_leaves * loop.ordered)] : nullptr);
+    T* const buffer = by_groups ? own.get() : shared.get();
+    // Runs item's call; its leaves go to the buffer from the leaf of `base_row`.
+    auto call = [&](std::int64_t item, std::int64_t base_row) {
       const std::int64_t first = item % calls_per_sweep * per_call;
       const std::int64_t row = item / calls_per_sweep * sweep + first;
       unflatten(row, shape, r - 1, index.data());
       for (int k = 0; k < loop.ordered; ++k) {
-        outs[k] = reinterpret_cast<char*>(leaf_sums.data() + k * all_leaves + row * n / kPairwiseBlock);
+        outs[k] = reinterpret_cast<char*>(buffer + k * buffer_leaves + (row - base_row) * n / kPairwiseBlock);
       }
-      loop.rows(index.data(), std::min(per_call, sweep - first), acc, outs);
-    }
+      const std::int64_t rows = std::min(per_call, sweep - first);
+      loop.rows(index.data(), rows, acc, outs);
+      return row + rows;
+    };
+    // Adds up sums [from, to), whose leaves lie in the buffer from sum `base`'s.
+    auto combine = [&](std::int64_t from, std::int64_t to, std::int64_t base) {
+      for (std::int64_t o = from; o < to; ++o) {
+        for (std::size_t k = 0; k < reductions.size(); ++k) {
+          const T sum = combine_leaves(buffer + k * buffer_leaves + (o - base) * leaves, leaves);
+          store_sum(sum, reductions[k], count, reductions[k].data + o * itemsize(reductions[k].result));
+        }
+      }
+    };
+    if (by_groups) {
 #pragma omp for schedule(static)
-    for (std::int64_t o = 0; o < outer; ++o) {
-      for (std::size_t k = 0; k < reductions.size(); ++k) {
-        const T sum = combine_leaves(leaf_sums.data() + k * all_leaves + o * leaves, leaves);
-        store_sum(sum, reductions[k], count, reductions[k].data + o * itemsize(reductions[k].result));
+      for (std::int64_t g = 0; g < groups; ++g) {
+        const std::int64_t base_row = g * items_per_group / calls_per_sweep * sweep +
+                                      g * items_per_group % calls_per_sweep * per_call;
+        std::int64_t end_row = base_row;
+        for (std::int64_t item = g * items_per_group; item < (g + 1) * items_per_group; ++item) {
+          end_row = call(item, base_row);
+        }
+        combine(base_row / rows_per_sum, end_row / rows_per_sum, base_row / rows_per_sum);
       }
+    } else {
+#pragma omp for schedule(static)
+      for (std::int64_t item = 0; item < items; ++item) call(item, 0);
+#pragma omp for schedule(static)
+      for (std::int64_t o = 0; o < outer; ++o) combine(o, o + 1, 0);
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
   }
