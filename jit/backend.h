@@ -59,6 +59,13 @@ struct Kernel {
   // operand and covers whole leaves, in rows of whole steps
   // (kLeafStepBytes of operands). The sums are the same at every width.
   bool leaf_sums = false;
+  // Some leaf_sums kernels also add two runs of rows at once, for the
+  // latency of the running sums: `paired` takes slots for run A, then the
+  // same slots for run B (each at its first row), and `rows` rows of each;
+  // the runs move by the same row_steps. Every call covers whole leaves in
+  // each run, and they are added alternately, the order within each run
+  // unchanged. nullptr where there is none.
+  Entry paired = nullptr;
   std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
   virtual ~Kernel() = default;
 };

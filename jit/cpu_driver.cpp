@@ -447,12 +447,33 @@ struct Loop {
   // Runs `count` whole rows from outer multi-index `index` on, all inside
   // the innermost outer dimension (`whole_rows` loops only), in one call.
   void rows(const std::int64_t* index, std::int64_t count, Accumulators& acc, char* const* sums_out = nullptr) const {
+    void* slots[kMaxSlots];
+    std::int64_t steps[kMaxSlots];
+    row_slots(index, sums_out, slots, steps);
+    kernel.entry(slots, shape.back() / kernel.lanes, acc.data(), &all_lanes, count, steps, 0);
+    carry_narrow_sums(acc);
+  }
+
+  // Kernel::paired over `count` rows from `index` (run A) and as many from
+  // `count` rows further on (run B), each run's leaf sums to its own slots.
+  void paired_rows(std::int64_t* index, std::int64_t count, Accumulators& acc, char* const* a_sums,
+                   char* const* b_sums) const {
+    void* slots[2 * kMaxSlots];
+    std::int64_t steps[kMaxSlots];
+    const std::size_t per_run = row_slots(index, a_sums, slots, steps);
+    index[shape.size() - 2] += count;
+    row_slots(index, b_sums, slots + per_run, steps);
+    index[shape.size() - 2] -= count;
+    kernel.paired(slots, shape.back() / kernel.lanes, acc.data(), &all_lanes, count, steps, 0);
+  }
+
+  // A call's slots at the row of `index` and each slot's step from the end
+  // of a row to the start of the next; returns the number of slots.
+  std::size_t row_slots(const std::int64_t* index, char* const* sums_out, void** slots, std::int64_t* steps) const {
     const std::size_t rank = shape.size();
     const std::size_t nin = inputs.size();
     const std::size_t nout = outputs.size();
     const std::int64_t n = shape[rank - 1];
-    void* slots[kMaxSlots];
-    std::int64_t steps[kMaxSlots];
     for (std::size_t i = 0; i < nin; ++i) {
       const LoopInput& in = inputs[i];
       const char* p = in.data;
@@ -470,8 +491,7 @@ struct Loop {
       slots[nin + nout + k] = sums_out[k];
       steps[nin + nout + k] = 0;
     }
-    kernel.entry(slots, n / kernel.lanes, acc.data(), &all_lanes, count, steps, 0);
-    carry_narrow_sums(acc);
+    return nin + nout + static_cast<std::size_t>(ordered);
   }
 
   // Whole rows one call takes, from `index` on, at most `limit`.
@@ -878,16 +898,30 @@ int run_leaf_sums(const Loop& loop, const Shape& shape, int reduced, const std::
     char* outs[kMaxOrderedSums];
     std::unique_ptr<T[]> own(by_groups ? new T[static_cast<std::size_t>(buffer_leaves * loop.ordered)] : nullptr);
     T* const buffer = by_groups ? own.get() : shared.get();
-    // Runs item's call; its leaves go to the buffer from the leaf of `base_row`.
+    // Runs item's call; its leaves go to the buffer from the leaf of
+    // `base_row`. A paired function takes as many pairs of runs of whole
+    // leaves as there are, the plain one the rest.
     auto call = [&](std::int64_t item, std::int64_t base_row) {
       const std::int64_t first = item % calls_per_sweep * per_call;
       const std::int64_t row = item / calls_per_sweep * sweep + first;
-      unflatten(row, shape, r - 1, index.data());
-      for (int k = 0; k < loop.ordered; ++k) {
-        outs[k] = reinterpret_cast<char*>(buffer + k * buffer_leaves + (row - base_row) * n / kPairwiseBlock);
-      }
       const std::int64_t rows = std::min(per_call, sweep - first);
-      loop.rows(index.data(), rows, acc, outs);
+      const std::int64_t half = loop.kernel.paired ? rows / (2 * m) * m : 0;
+      auto sums_at = [&](char** to, std::int64_t at_row) {
+        for (int k = 0; k < loop.ordered; ++k) {
+          to[k] = reinterpret_cast<char*>(buffer + k * buffer_leaves + (at_row - base_row) * n / kPairwiseBlock);
+        }
+      };
+      unflatten(row, shape, r - 1, index.data());
+      if (half > 0) {
+        char* b_outs[kMaxOrderedSums];
+        sums_at(outs, row);
+        sums_at(b_outs, row + half);
+        loop.paired_rows(index.data(), half, acc, outs, b_outs);
+        if (2 * half == rows) return row + rows;
+        index[r - 2] += 2 * half;
+      }
+      sums_at(outs, row + 2 * half);
+      loop.rows(index.data(), rows - 2 * half, acc, outs);
       return row + rows;
     };
     // Adds up sums [from, to), whose leaves lie in the buffer from sum `base`'s.
@@ -1130,7 +1164,10 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     // Kernels that add leaves take whole rows: the elements (128 times a
     // power of two) as rows of whole leaves, which calls share out; as one
     // row when the kernel counts element indices (they restart each row).
-    const std::int64_t row = kernel.uses_index ? shape[0] : std::min<std::int64_t>(shape[0], 64 * kPairwiseBlock);
+    // Up to 64 leaves a row, and two rows at least where a paired function
+    // can take them.
+    std::int64_t row = kernel.uses_index ? shape[0] : std::min<std::int64_t>(shape[0], 64 * kPairwiseBlock);
+    if (kernel.paired && row == shape[0] && row >= 2 * kPairwiseBlock) row /= 2;
     shape = {shape[0] / row, row};
     for (LoopInput& in : inputs) in.strides.insert(in.strides.begin(), row * in.strides[0]);
     for (LoopOutput& out : outputs) {

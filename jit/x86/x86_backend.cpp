@@ -54,6 +54,13 @@ bool uses_index(const Region& region, const Group& group) {
 
 bool is_arg_reduction(const Node& node) { return node.op == Op::argmin || node.op == Op::argmax; }
 
+// A leaf_sums kernel also gets a paired function (Kernel::paired) when its
+// one reduction is its ordered sum and it counts no indices: the paired
+// function's doubled state (pointers, running sums) then fits the registers.
+bool can_pair_leaves(const Region& region, const Group& group) {
+  return group.reductions.size() == 1 && !uses_index(region, group);
+}
+
 // The lanes min and max reductions compare `compute` values in: its own, or
 // 32-bit lanes for 8- and 16-bit integers.
 DType extreme_lanes(DType compute) {
@@ -144,14 +151,20 @@ struct Value {
 class KernelBuilder {
  public:
   // `bits`: the lane width (32 or 64); `vector_bits`: the vector width (256 or 512).
+  // `paired`: Kernel::paired's function (can_pair_leaves), not Kernel::entry's.
   KernelBuilder(x86::Compiler& cc, const Region& region, const Group& group,
-                const std::vector<bool>& broadcast_inner, int bits, int vector_bits, bool leaf_sums = false)
+                const std::vector<bool>& broadcast_inner, int bits, int vector_bits, bool leaf_sums = false,
+                bool paired = false)
       : cc_(cc), vc_(cc, vector_bits), vc256_(cc, 256), region_(region), group_(group), broadcast_(broadcast_inner),
-        bits_(bits), lanes_(vector_bits / bits), leaf_sums_(leaf_sums) {}
+        bits_(bits), lanes_(vector_bits / bits), leaf_sums_(leaf_sums), paired_(paired) {}
+
+  // The function build() made.
+  Label label() const { return label_; }
 
   bool build() {
     FuncNode* fn = cc_.addFunc(FuncSignatureT<void, void* const*, std::int64_t, void*, const void*, std::int64_t,
                                               const std::int64_t*, std::int64_t>());
+    label_ = fn->label();
     set_frame(*fn);
     x86::Gp slots = cc_.newIntPtr("slots");
     vectors_ = cc_.newInt64("vectors");
@@ -173,10 +186,10 @@ class KernelBuilder {
     const std::size_t nin = group_.inputs.size();
     const std::size_t nout = group_.outputs.size();
     const std::size_t nslots = nin + nout + ordered_.size();
-    for (std::size_t i = 0; i < nslots; ++i) {
+    for (std::size_t i = 0; i < (paired_ ? 2 : 1) * nslots; ++i) {
       x86::Gp p = cc_.newIntPtr();
       cc_.mov(p, x86::ptr(slots, static_cast<int32_t>(8 * i)));
-      pointers_.push_back(p);
+      (i < nslots ? pointers_ : other_.pointers).push_back(p);
     }
     for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
       const Node& node = region_.nodes[group_.reductions[r]];
@@ -204,11 +217,14 @@ class KernelBuilder {
         cc_.vbroadcastss(minus_zero_, cc_.newFloatConst(ConstPoolScope::kLocal, -0.0f));
       }
       const VectorCode& code = leaf_code();
-      for (std::size_t k = 0; k < ordered_.size(); ++k) {
-        for (int v = 0; v < leaf_vectors_per_sum(); ++v) {
-          leaf_accumulators_.push_back(code.new_vec());
-          cc_.vmovapd(leaf_accumulators_.back(), code.view(minus_zero_));
+      for (int side = 0; side < sides(); ++side) {
+        for (std::size_t k = 0; k < ordered_.size(); ++k) {
+          for (int v = 0; v < leaf_vectors_per_sum(); ++v) {
+            leaf_accumulators_.push_back(code.new_vec());
+            cc_.vmovapd(leaf_accumulators_.back(), code.view(minus_zero_));
+          }
         }
+        if (paired_) swap_sides();
       }
       leaf_left = cc_.newInt64("leaf_left");
       cc_.mov(leaf_left, leaf_steps());
@@ -220,12 +236,15 @@ class KernelBuilder {
     x86::Gp left = cc_.newInt64("left");
     cc_.bind(row);
     // Inputs that do not move along a row are loaded once per row.
-    for (std::size_t i = 0; i < nin; ++i) {
-      if (broadcast_[i]) {
-        Value v;
-        if (!load_broadcast(static_cast<int>(i), v)) return false;
-        fixed_[group_.inputs[i]] = v;
+    for (int side = 0; side < sides(); ++side) {
+      for (std::size_t i = 0; i < nin; ++i) {
+        if (broadcast_[i]) {
+          Value v;
+          if (!load_broadcast(static_cast<int>(i), v)) return false;
+          fixed_[group_.inputs[i]] = v;
+        }
       }
+      if (paired_) swap_sides();
     }
     if (uses_index(region_, group_)) {
       // Lane k of a row's first vector is element first_index + k.
@@ -251,35 +270,41 @@ class KernelBuilder {
     // vectors (for doubles, the first for the low four running sums, the
     // second for the high four), or one 512-bit vector.
     for (copy_ = 0; copy_ < vectors_per_step(); ++copy_) {
-      values_ = fixed_;
-      if (!emit_members()) return false;
-      for (std::size_t o = 0; o < nout; ++o) {
-        if (!store_output(o)) return false;
-      }
-      if (index_.isValid()) {
-        const x86::Vec step = broadcast_int(lanes_);
-        wide() ? cc_.vpaddq(index_, index_, step) : cc_.vpaddd(index_, index_, step);
-      }
-      for (std::size_t i = 0; i < nslots; ++i) {
-        if (i < nin && broadcast_[i]) continue;
-        if (leaf_sums_ && i >= nin + nout) continue;  // moved by end_leaf_if_due
-        DType t;
-        if (i < nin) {
-          t = region_.nodes[group_.inputs[i]].dtype;
-        } else if (i < nin + nout) {
-          t = region_.nodes[group_.outputs[i - nin]].dtype;
-        } else {
-          t = region_.nodes[ordered_[i - nin - nout]].compute;
+      for (int side = 0; side < sides(); ++side) {
+        values_ = fixed_;
+        if (!emit_members()) return false;
+        for (std::size_t o = 0; o < nout; ++o) {
+          if (!store_output(o)) return false;
         }
-        cc_.add(pointers_[i], lanes_ * itemsize(t));
+        if (index_.isValid()) {
+          const x86::Vec step = broadcast_int(lanes_);
+          wide() ? cc_.vpaddq(index_, index_, step) : cc_.vpaddd(index_, index_, step);
+        }
+        for (std::size_t i = 0; i < nslots; ++i) {
+          if (i < nin && broadcast_[i]) continue;
+          if (leaf_sums_ && i >= nin + nout) continue;  // moved by end_leaf_if_due
+          DType t;
+          if (i < nin) {
+            t = region_.nodes[group_.inputs[i]].dtype;
+          } else if (i < nin + nout) {
+            t = region_.nodes[group_.outputs[i - nin]].dtype;
+          } else {
+            t = region_.nodes[ordered_[i - nin - nout]].compute;
+          }
+          cc_.add(pointers_[i], lanes_ * itemsize(t));
+        }
+        if (paired_) swap_sides();
       }
     }
     if (leaf_sums_) end_leaf_if_due(leaf_left, nin + nout);
     cc_.sub(left, vectors_per_step());
     cc_.jnz(loop);
     cc_.bind(row_end);
-    for (std::size_t i = 0; i < nslots; ++i) {
-      cc_.add(pointers_[i], x86::qword_ptr(row_steps, static_cast<int32_t>(8 * i)));
+    for (int side = 0; side < sides(); ++side) {
+      for (std::size_t i = 0; i < nslots; ++i) {
+        cc_.add(pointers_[i], x86::qword_ptr(row_steps, static_cast<int32_t>(8 * i)));
+      }
+      if (paired_) swap_sides();
     }
     cc_.dec(rows);
     cc_.jnz(row);
@@ -894,6 +919,16 @@ class KernelBuilder {
     Label not_yet = cc_.newLabel();
     cc_.dec(leaf_left);
     cc_.jnz(not_yet);
+    for (int side = 0; side < sides(); ++side) {
+      end_leaf(first_slot);
+      if (paired_) swap_sides();
+    }
+    cc_.mov(leaf_left, leaf_steps());
+    cc_.bind(not_yet);
+  }
+
+  // Writes each ordered sum's leaf and starts the next (end_leaf_if_due).
+  void end_leaf(std::size_t first_slot) {
     x86::Xmm a = cc_.newXmm(), b = cc_.newXmm();
     const int per_sum = leaf_vectors_per_sum();
     for (std::size_t k = 0; k < ordered_.size(); ++k) {
@@ -932,8 +967,15 @@ class KernelBuilder {
         cc_.vmovaps(sums, leaf_code().view(minus_zero_));
       }
     }
-    cc_.mov(leaf_left, leaf_steps());
-    cc_.bind(not_yet);
+  }
+
+  // A paired function's two runs of rows: the state of the one emitted now
+  // and of the other, which swap_sides() exchanges.
+  int sides() const { return paired_ ? 2 : 1; }
+  void swap_sides() {
+    std::swap(pointers_, other_.pointers);
+    std::swap(fixed_, other_.fixed);
+    std::swap(leaf_accumulators_, other_.leaf_accumulators);
   }
 
   bool emit_reduction(int index) {
@@ -1147,6 +1189,14 @@ class KernelBuilder {
   const int bits_;
   const int lanes_;
   const bool leaf_sums_;
+  const bool paired_;
+  Label label_;
+  struct Side {
+    std::vector<x86::Gp> pointers;
+    std::map<int, Value> fixed;
+    std::vector<x86::Vec> leaf_accumulators;
+  };
+  Side other_;  // paired_: the run of rows not being emitted
   int copy_ = 0;  // which vector of the step is emitted
   std::vector<x86::Vec> leaf_accumulators_;  // per ordered sum, leaf_sums_ kernels
   x86::Vec minus_zero_;
@@ -1714,8 +1764,19 @@ class X86Backend : public Backend {
                                   bool leaf_sums) override {
     auto kernel = std::make_unique<X86Code<Kernel>>();
     const int bits = group.fuse_class;
+    const bool pairs = leaf_sums && can_pair_leaves(region, group);
+    Label paired;
     const bool made = generate(*kernel, [&](x86::Compiler& cc) {
-      return KernelBuilder(cc, region, group, broadcast_inner, bits, vector_bits_, leaf_sums).build();
+      if (!KernelBuilder(cc, region, group, broadcast_inner, bits, vector_bits_, leaf_sums).build()) return false;
+      if (!pairs) return true;
+      KernelBuilder builder(cc, region, group, broadcast_inner, bits, vector_bits_, leaf_sums, true);
+      if (!builder.build()) return false;
+      paired = builder.label();
+      return true;
+    }, [&](const CodeHolder& code) {
+      if (!pairs) return;
+      const std::uint64_t offset = code.labelOffsetFromBase(paired);
+      kernel->paired = reinterpret_cast<Kernel::Entry>(reinterpret_cast<std::uintptr_t>(kernel->entry) + offset);
     });
     if (!made) return nullptr;
     kernel->lanes = vector_bits_ / bits;
@@ -1734,17 +1795,18 @@ class X86Backend : public Backend {
     auto kernel = std::make_unique<X86Code<StagedKernel>>();
     const bool made = generate(*kernel, [&](x86::Compiler& cc) {
       return StagedKernelBuilder(cc, region, staged, layout, fixed, vector_bits_).build();
-    });
+    }, [](const CodeHolder&) {});
     if (!made) return nullptr;
     kernel->points = StagedKernelBuilder::kVectors * vector_bits_ / staged.loop.fuse_class;
     return kernel;
   }
 
  private:
-  // Builds a function with `build` (false: it cannot) and sets the kernel's
-  // entry, and its listing when code is logged.
-  template <typename Code, typename Build>
-  bool generate(X86Code<Code>& kernel, Build build) {
+  // Builds the functions `build` emits (false: it cannot), the first of
+  // them the kernel's entry, then calls `placed` with the code in place;
+  // sets the listing when code is logged.
+  template <typename Code, typename Build, typename Placed>
+  bool generate(X86Code<Code>& kernel, Build build, Placed placed) {
     CodeHolder code;
     code.init(runtime_.environment());
     StringLogger logger;
@@ -1754,6 +1816,7 @@ class X86Backend : public Backend {
     if (!build(cc) || cc.finalize() != kErrorOk) return false;
     if (runtime_.add(&kernel.entry, &code) != kErrorOk) return false;
     kernel.runtime = &runtime_;
+    placed(code);
     if (listing) kernel.listing = logger.data();
     return true;
   }

@@ -6,6 +6,9 @@
 // this CPU has no AVX-512 the 512-bit kernels are still generated (so that
 // code generation is checked everywhere) and the comparison is skipped.
 //
+// Leaf-sum kernels with a paired function (Kernel::paired) are also run
+// without it at the host's widths, which must give the same bytes too.
+//
 // DISABLED_Timing times a few kernels at both widths (run it with
 // --gtest_also_run_disabled_tests --gtest_filter='*Timing*'); it asserts
 // nothing about speed.
@@ -303,7 +306,9 @@ struct Buffer {
 
 class Runner {
  public:
-  Runner(Backend& backend, const Program& program) : backend_(backend), program_(program) {}
+  // `paired`: whether the driver may call Kernel::paired functions.
+  Runner(Backend& backend, const Program& program, bool paired = true)
+      : backend_(backend), program_(program), paired_(paired) {}
 
   // Plans the program, compiles every step (on the first run) and, unless
   // `compile_only`, runs it.
@@ -416,7 +421,9 @@ class Runner {
       ADD_FAILURE() << backend_.name() << " made no kernel for:\n" << dump_region(region, program_.leaves);
       return;
     }
-    out.kernels.push_back(std::to_string(kernel->lanes) + (leaf_sums ? ",leaves" : ""));
+    if (!paired_) kernel->paired = nullptr;
+    out.kernels.push_back(std::to_string(kernel->lanes) + (leaf_sums ? ",leaves" : "") +
+                          (kernel->paired ? ",paired" : ""));
     if (g_listing) std::printf("%s, %d lanes:\n%s\n", backend_.name(), kernel->lanes, kernel->listing.c_str());
     if (compile_only) return;
     const int flags =
@@ -451,6 +458,7 @@ class Runner {
 
   Backend& backend_;
   const Program& program_;
+  const bool paired_;
   std::size_t step_ = 0;
   std::map<std::size_t, std::unique_ptr<Kernel>> kernels_;
   std::map<std::size_t, std::unique_ptr<StagedKernel>> staged_kernels_;
@@ -481,33 +489,57 @@ std::string hex(const std::vector<unsigned char>& bytes, std::size_t from, std::
   return s.str();
 }
 
-// Cases the test ran at both widths, and those it compared.
+// Cases the test compared at both widths, and with and without paired functions.
 int g_compared = 0;
+int g_paired_compared = 0;
 
-// Runs `program` at 256 bits and 512 bits and requires the same bytes.
-// Without AVX-512 here, the 512-bit kernels are only generated.
-void check(const Program& program, const std::string& what) {
-  SCOPED_TRACE(what);
-  const Outcome narrow = Runner(avx2(), program).run(false);
-  if (::testing::Test::HasFailure()) return;
-  const bool run_wide = host_has_avx512();
-  const Outcome wide = Runner(avx512(), program).run(!run_wide);
-  if (::testing::Test::HasFailure() || !run_wide) return;
-  ASSERT_EQ(narrow.kernels.size(), wide.kernels.size());
-  EXPECT_EQ(narrow.flags, wide.flags) << "floating-point flags differ\n" << dump_region(program.region, program.leaves);
-  for (const auto& [node, bytes] : narrow.values) {
-    const std::vector<unsigned char>& other = wide.values.at(node);
-    ASSERT_EQ(bytes.size(), other.size());
-    const auto diff = std::mismatch(bytes.begin(), bytes.end(), other.begin());
+// Requires two runs of `program` (named `a` and `b`) to give the same bytes and flags.
+bool expect_same(const Program& program, const Outcome& first, const char* a, const Outcome& second, const char* b) {
+  if (first.kernels.size() != second.kernels.size()) {
+    ADD_FAILURE() << a << " ran " << first.kernels.size() << " kernels, " << b << " " << second.kernels.size();
+    return false;
+  }
+  EXPECT_EQ(first.flags, second.flags) << "floating-point flags differ (" << a << ", " << b << ")\n"
+                                       << dump_region(program.region, program.leaves);
+  for (const auto& [node, bytes] : first.values) {
+    const std::vector<unsigned char>& other = second.values.at(node);
+    EXPECT_EQ(bytes.size(), other.size());
+    const auto diff = std::mismatch(bytes.begin(), bytes.end(), other.begin(), other.end());
     if (diff.first != bytes.end()) {
       const std::size_t at = static_cast<std::size_t>(diff.first - bytes.begin());
       const int size = itemsize(program.region.nodes[node].dtype);
       const std::size_t element = at / size;
-      ADD_FAILURE() << "%" << node << " differs at element " << element << ": avx2 "
-                    << hex(bytes, element * size, size) << ", avx512 " << hex(other, element * size, size) << "\n"
+      ADD_FAILURE() << "%" << node << " differs at element " << element << ": " << a << " "
+                    << hex(bytes, element * size, size) << ", " << b << " " << hex(other, element * size, size) << "\n"
                     << dump_region(program.region, program.leaves);
-      return;
+      return false;
     }
+  }
+  return !::testing::Test::HasFailure();
+}
+
+bool uses_paired(const Outcome& outcome) {
+  return std::any_of(outcome.kernels.begin(), outcome.kernels.end(),
+                     [](const std::string& k) { return k.find(",paired") != std::string::npos; });
+}
+
+// Runs `program` at 256 bits and 512 bits and requires the same bytes.
+// Without AVX-512 here, the 512-bit kernels are only generated. Programs
+// whose kernels have paired functions also run without them.
+void check(const Program& program, const std::string& what) {
+  SCOPED_TRACE(what);
+  const Outcome narrow = Runner(avx2(), program).run(false);
+  if (::testing::Test::HasFailure()) return;
+  if (uses_paired(narrow)) {
+    if (!expect_same(program, narrow, "avx2", Runner(avx2(), program, false).run(false), "avx2 unpaired")) return;
+    ++g_paired_compared;
+  }
+  const bool run_wide = host_has_avx512();
+  const Outcome wide = Runner(avx512(), program).run(!run_wide);
+  if (::testing::Test::HasFailure() || !run_wide) return;
+  if (!expect_same(program, narrow, "avx2", wide, "avx512")) return;
+  if (uses_paired(wide)) {
+    if (!expect_same(program, wide, "avx512", Runner(avx512(), program, false).run(false), "avx512 unpaired")) return;
   }
   ++g_compared;
 }
@@ -789,10 +821,12 @@ TEST(X86Widths, ReductionsOverAxes) {
 // Float sums in NumPy's pairwise order: whole leaves added by the kernel
 // (leaf_sums), short rows, and long runs shared by the threads.
 TEST(X86Widths, OrderedSums) {
+  const int paired_before = g_paired_compared;
   const std::vector<std::pair<Shape, std::uint32_t>> cases = {
       {{128}, 1u},      {{256}, 1u},      {{1024}, 1u},       {{131072}, 1u},    {{8, 1024}, 2u},
       {{256, 16}, 3u},  {{16, 256}, 3u},  {{64, 2048}, 2u},  {{2, 4, 128}, 6u}, {{100003}, 1u},
-      {{3, 40000}, 2u}, {{50, 24}, 2u},   {{2000, 7}, 2u},    {{1000}, 1u},      {{40, 1040}, 2u}};
+      {{3, 40000}, 2u}, {{50, 24}, 2u},   {{2000, 7}, 2u},    {{1000}, 1u},      {{40, 1040}, 2u},
+      {{33, 128}, 2u},  {{6, 64, 64}, 6u}, {{3, 6, 64}, 6u},  {{2, 3, 384}, 6u}, {{4, 3, 96}, 6u}};
   for (DType t : {DType::kFloat32, DType::kFloat64}) {
     for (const auto& [shape, axes] : cases) {
       std::string what = dtype_name(t) + std::string(" ");
@@ -841,6 +875,7 @@ TEST(X86Widths, OrderedSums) {
       check(p, "comparisons and narrow sums n=" + std::to_string(n));
     }
   }
+  EXPECT_GT(g_paired_compared, paired_before) << "no program ran a paired function";
   finish();
 }
 
