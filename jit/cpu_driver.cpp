@@ -336,11 +336,11 @@ void pack_typed(char* dst, const char* src, std::int64_t stride, std::int64_t n)
   T* out = reinterpret_cast<T*>(dst);
   std::int64_t k = 0;
   // Four elements a step: one at a time, the loop's own counting and
-  // branching cost more than the copy (columns of an (n, 3) array).
+  // branching cost more than the copy (columns of an (n, 3) array). Each
+  // goes straight to its place: gathered in a local array first, they were
+  // read back wider than they were written, which stalls store forwarding.
   for (; k + 4 <= n; k += 4, src += 4 * stride) {
-    T e[4];
-    for (int j = 0; j < 4; ++j) std::memcpy(&e[j], src + j * stride, sizeof(T));
-    std::memcpy(out + k, e, sizeof e);
+    for (int j = 0; j < 4; ++j) std::memcpy(out + k + j, src + j * stride, sizeof(T));
   }
   for (; k < n; ++k, src += stride) std::memcpy(out + k, src, sizeof(T));
 }
