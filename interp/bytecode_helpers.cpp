@@ -3,6 +3,7 @@
 #include <opcode.h>
 
 #include "interp/frame_glue.h"
+#include "numpy_shim/small_arrays.h"
 #include "numpy_shim/temporary_elision.h"
 
 namespace npy::interp {
@@ -64,6 +65,10 @@ PyObject* plain_binary_op(int op, PyObject* lhs, PyObject* rhs) {
       default: break;
     }
   }
+  if (numpy_shim::g_ndarray_type &&
+      (Py_TYPE(lhs) == numpy_shim::g_ndarray_type || Py_TYPE(rhs) == numpy_shim::g_ndarray_type)) {
+    if (PyObject* res = numpy_shim::small_binary_operator(op, lhs, rhs)) return res;
+  }
   return kBinaryOps[op](lhs, rhs);
 }
 
@@ -77,6 +82,7 @@ PyObject* binary_op(int op, PyObject* lhs, PyObject* rhs) {
 
 PyObject* negative(PyObject* operand) {
   if (numpy_shim::may_elide(operand)) {
+    if (PyObject* res = numpy_shim::small_negative(operand)) return res;
     PyObject* res = numpy_shim::unary_op_into_temporary(numpy_shim::UnaryOp::kNegative, operand);
     if (res || PyErr_Occurred()) return res;
   }

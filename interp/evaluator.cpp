@@ -14,6 +14,7 @@
 #include "interp/policy.h"
 #include "numpy_shim/default_float.h"
 #include "numpy_shim/numpy_api.h"
+#include "numpy_shim/small_arrays.h"
 #include "numpy_shim/trace.h"
 #include "numpy_shim/tracer.h"
 #include "numpy_shim/vocabulary.h"
@@ -1043,6 +1044,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         if (NPY_UNLIKELY(numpy_shim::default_float32()) && !res) {
           res = numpy_shim::call_with_default_float(callable, args, total_args - nkw, kwnames);
           if (!res && PyErr_Occurred()) goto call_done;
+        }
+        if (!res && numpy_shim::g_ndarray_type) {
+          res = numpy_shim::small_call(callable, args, total_args - nkw, kwnames);
+          if (res) active.callee_takes_lazy = false;
         }
         if (!res) {
           res = vectorcall(tstate, callable, args,

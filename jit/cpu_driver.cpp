@@ -630,6 +630,13 @@ T pairwise_leaf(const T* a, std::int64_t n) {
   return res;
 }
 
+template <typename T>
+T pairwise_sum_of(const T* a, std::int64_t n) {
+  if (n <= kPairwiseBlock) return pairwise_leaf(a, n);
+  const std::int64_t n2 = pairwise_split(n);
+  return pairwise_sum_of(a, n2) + pairwise_sum_of(a + n2, n - n2);
+}
+
 // Walks the reduced elements of one outer index in order, producing them
 // window by window through the kernel; float sums add in NumPy's order, the
 // other reductions accumulate in the kernel's vectors.
@@ -1121,6 +1128,8 @@ std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs) {
   for (const LoopInput& in : inputs) b.push_back(in.strides.empty() || in.strides.back() == 0);
   return b;
 }
+
+double pairwise_sum(const double* a, std::int64_t n) { return pairwise_sum_of(a, n); }
 
 bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                     const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions) {

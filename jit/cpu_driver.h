@@ -57,6 +57,10 @@ bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<Loop
 
 // Runs the kernel; returns the floating-point exception flags (FE_*) the
 // work raised on any thread.
+// NumPy's pairwise sum of n contiguous doubles (np.add.reduce adds it to
+// its identity, +0.0). Needs AVX2, as the backend does.
+double pairwise_sum(const double* a, std::int64_t n);
+
 int run_kernel(const Kernel& kernel, const Shape& shape, int reduced_dims,
                const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
                const std::vector<LoopReduction>& reductions);
