@@ -59,6 +59,10 @@ struct Kernel {
   // operand and covers whole leaves, in rows of whole steps
   // (kLeafStepBytes of operands). The sums are the same at every width.
   bool leaf_sums = false;
+  // Writes its outputs with non-temporal stores where they are aligned to
+  // the vector (past the caches, without reading each line first), and
+  // fences them before it returns: for outputs far larger than the caches.
+  bool streaming_stores = false;
   // Some leaf_sums kernels also add two runs of rows at once, for the
   // latency of the running sums: `paired` takes slots for run A, then the
   // same slots for run B (each at its first row), and `rows` rows of each;
@@ -103,6 +107,15 @@ inline int accumulator_lanes(Op op, bool float_lanes, int lanes, int lane_bytes)
   return (op == Op::min || op == Op::max) && float_lanes ? 32 / lane_bytes : lanes;
 }
 
+// How a group's kernel is compiled, besides the group itself.
+struct KernelOptions {
+  bool leaf_sums = false;         // Kernel::leaf_sums
+  bool streaming_stores = false;  // Kernel::streaming_stores
+  bool operator==(const KernelOptions& o) const {
+    return leaf_sums == o.leaf_sums && streaming_stores == o.streaming_stores;
+  }
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -110,10 +123,9 @@ class Backend {
   virtual int fuse_class(const Region& region, int node) const = 0;
   // The elements of one vector of the group's kernel.
   virtual int lanes(const Group& group) const = 0;
-  // Compiles the group (with `leaf_sums`, as Kernel::leaf_sums says); nullptr
-  // when it cannot after all.
+  // Compiles the group as `options` say; nullptr when it cannot after all.
   virtual std::unique_ptr<Kernel> compile(const Region& region, const Group& group,
-                                          const std::vector<bool>& broadcast_inner, bool leaf_sums) = 0;
+                                          const std::vector<bool>& broadcast_inner, KernelOptions options) = 0;
   // Compiles the staged reduction for inputs laid out as `layout` (one per
   // loop input); nullptr when it cannot.
   virtual std::unique_ptr<StagedKernel> compile_staged(const Region& region, const StagedReduction& staged,

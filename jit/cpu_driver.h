@@ -52,6 +52,12 @@ std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs);
 // (kLeafStepBytes of operands, at any vector width) that inputs read in
 // place, and no leaf spans two sweeps of the next-to-last dimension (kernel
 // calls take rows along it).
+// Whether the loop's kernel should write its outputs past the caches
+// (Kernel::streaming_stores): an element-wise loop whose outputs are
+// contiguous along its last dimension and far larger than the caches.
+bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& outputs,
+                            const std::vector<LoopReduction>& reductions);
+
 bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                     const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 

@@ -36,15 +36,16 @@ void note_kernel_compiled(const Backend& backend, const std::string& key, std::c
 }
 
 const Kernel* kernel_for(Backend& backend, const Region& region, const Group& group,
-                         const std::vector<bool>& broadcast_inner, bool leaf_sums) {
+                         const std::vector<bool>& broadcast_inner, KernelOptions options) {
   static std::map<std::string, std::unique_ptr<Kernel>> cache;
   // The backend's name says its vector width too; the lanes a vector holds
   // say it again.
   const std::string key = std::string(backend.name()) + "|c" + std::to_string(group.fuse_class) + "|l" +
-                          std::to_string(backend.lanes(group)) + (leaf_sums ? "|leaves" : "") + "|" +
+                          std::to_string(backend.lanes(group)) + (options.leaf_sums ? "|leaves" : "") +
+                          (options.streaming_stores ? "|streaming" : "") + "|" +
                           group_key(region, group, broadcast_inner);
   return cached_code(
-      cache, backend, key, [&] { return backend.compile(region, group, broadcast_inner, leaf_sums); },
+      cache, backend, key, [&] { return backend.compile(region, group, broadcast_inner, options); },
       [](const Kernel& k) { return std::to_string(k.lanes) + " lanes"; });
 }
 

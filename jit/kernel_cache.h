@@ -17,7 +17,7 @@ namespace npy::jit {
 // The kernel for the group, compiling it on first use (nullptr when the
 // backend cannot). Counts kernels compiled and reused and compile time.
 const Kernel* kernel_for(Backend& backend, const Region& region, const Group& group,
-                         const std::vector<bool>& broadcast_inner, bool leaf_sums);
+                         const std::vector<bool>& broadcast_inner, KernelOptions options);
 
 // What kernel_for and compile_staged (staged.h) share: counts a reuse.
 void note_kernel_reused();

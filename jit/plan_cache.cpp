@@ -50,12 +50,12 @@ constexpr std::size_t kMaxPlans = 4096;
 }  // namespace
 
 const Kernel* CachedPlan::kernel(Backend& backend, const Region& region, std::size_t step,
-                                 const std::vector<bool>& broadcast_inner, bool leaf_sums) {
+                                 const std::vector<bool>& broadcast_inner, KernelOptions options) {
   for (const Variant& v : kernels_[step]) {
-    if (v.leaf_sums == leaf_sums && v.broadcast_inner == broadcast_inner) return v.kernel;
+    if (v.options == options && v.broadcast_inner == broadcast_inner) return v.kernel;
   }
-  const Kernel* kernel = kernel_for(backend, region, steps[step].group, broadcast_inner, leaf_sums);
-  kernels_[step].push_back({broadcast_inner, leaf_sums, kernel});
+  const Kernel* kernel = kernel_for(backend, region, steps[step].group, broadcast_inner, options);
+  kernels_[step].push_back({broadcast_inner, options, kernel});
   return kernel;
 }
 

@@ -21,17 +21,17 @@ class CachedPlan {
   std::vector<Step> steps;
 
   // The kernel of fused step `step` for inputs laid out as `broadcast_inner`
-  // says, adding its sums leaf by leaf or not (kernel_cache.h's kernel_for
-  // the first time).
+  // says, compiled as `options` say (kernel_cache.h's kernel_for the first
+  // time).
   const Kernel* kernel(Backend& backend, const Region& region, std::size_t step,
-                       const std::vector<bool>& broadcast_inner, bool leaf_sums);
+                       const std::vector<bool>& broadcast_inner, KernelOptions options);
 
  private:
   friend std::shared_ptr<CachedPlan> plan_for(Backend*, const Region&, const std::vector<bool>&,
                                               const std::vector<bool>&);
   struct Variant {
     std::vector<bool> broadcast_inner;
-    bool leaf_sums;
+    KernelOptions options;
     const Kernel* kernel;
   };
   std::vector<std::vector<Variant>> kernels_;  // per step

@@ -45,7 +45,7 @@ void warm_up() {
   });
   for (const Step& step : steps) {
     if (step.eager || step.staged || step.group.inputs.size() != 1 || step.group.reductions.size() != 1) continue;
-    const std::unique_ptr<Kernel> kernel = backend->compile(region, step.group, {false}, false);
+    const std::unique_ptr<Kernel> kernel = backend->compile(region, step.group, {false}, KernelOptions{});
     if (!kernel) continue;
     // Run once, on this thread alone (too little work to share): the
     // driver's code and its library calls get ready too.

@@ -614,8 +614,10 @@ class Runner {
       return jit::op_info(nodes_[m].op).kind == jit::OpKind::kIndex;
     });
     jit::order_loop(loop_shape, inputs, outputs, !reductions.empty() || from_indices);
-    const bool leaf_sums = jit::fits_leaf_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
-    const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs), leaf_sums);
+    jit::KernelOptions options;
+    options.leaf_sums = jit::fits_leaf_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
+    options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions);
+    const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs), options);
     const int flags = kernel ? jit::run_kernel(*kernel, loop_shape, group.reduced_dims, inputs, outputs, reductions)
                              : -1;
     if (flags < 0) {  // not compiled, or too many operands for the driver

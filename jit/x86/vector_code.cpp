@@ -46,6 +46,10 @@ void VectorCode::store(const Mem& m, const Vec& v) const {
   avx512() ? cc_.vmovdqu64(m, v) : cc_.vmovdqu(m, v);
 }
 
+void VectorCode::store_streaming(const Mem& m, const Vec& v) const {
+  cc_.vmovntdq(m, v);
+}
+
 void VectorCode::copy(const Vec& r, const Vec& a) const {
   avx512() ? cc_.vmovdqa64(r, a) : cc_.vmovdqa(r, a);
 }

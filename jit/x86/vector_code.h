@@ -41,6 +41,7 @@ class VectorCode {
 
   void load(const Vec& r, const Mem& m) const;  // unaligned
   void store(const Mem& m, const Vec& v) const;  // unaligned
+  void store_streaming(const Mem& m, const Vec& v) const;  // non-temporal; aligned to the vector
   void copy(const Vec& r, const Vec& a) const;
 
   // Bitwise, on any lanes.

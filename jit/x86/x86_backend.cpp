@@ -153,10 +153,11 @@ class KernelBuilder {
   // `bits`: the lane width (32 or 64); `vector_bits`: the vector width (256 or 512).
   // `paired`: Kernel::paired's function (can_pair_leaves), not Kernel::entry's.
   KernelBuilder(x86::Compiler& cc, const Region& region, const Group& group,
-                const std::vector<bool>& broadcast_inner, int bits, int vector_bits, bool leaf_sums = false,
+                const std::vector<bool>& broadcast_inner, int bits, int vector_bits, KernelOptions options = {},
                 bool paired = false)
       : cc_(cc), vc_(cc, vector_bits), vc256_(cc, 256), region_(region), group_(group), broadcast_(broadcast_inner),
-        bits_(bits), lanes_(vector_bits / bits), leaf_sums_(leaf_sums), paired_(paired) {}
+        bits_(bits), lanes_(vector_bits / bits), leaf_sums_(options.leaf_sums),
+        streaming_(options.streaming_stores), paired_(paired) {}
 
   // The function build() made.
   Label label() const { return label_; }
@@ -308,6 +309,7 @@ class KernelBuilder {
     }
     cc_.dec(rows);
     cc_.jnz(row);
+    if (streaming_) cc_.sfence();  // the stores are weakly ordered: done before the caller goes on
     std::size_t next = 0;
     for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
       const Node& node = region_.nodes[group_.reductions[r]];
@@ -1113,7 +1115,19 @@ class KernelBuilder {
       return true;
     }
     if (lane_bits(t) != bits_ || v.repr == Repr::kMask) return false;
+    if (!streaming_) {
+      vc_.store(vc_.at(p), v.reg);
+      return true;
+    }
+    // Non-temporal where aligned (every step, once a row starts aligned).
+    Label plain = cc_.newLabel(), stored = cc_.newLabel();
+    cc_.test(p, vc_.bytes() - 1);
+    cc_.jnz(plain);
+    vc_.store_streaming(vc_.at(p), v.reg);
+    cc_.jmp(stored);
+    cc_.bind(plain);
     vc_.store(vc_.at(p), v.reg);
+    cc_.bind(stored);
     return true;
   }
 
@@ -1189,6 +1203,7 @@ class KernelBuilder {
   const int bits_;
   const int lanes_;
   const bool leaf_sums_;
+  const bool streaming_;  // Kernel::streaming_stores
   const bool paired_;
   Label label_;
   struct Side {
@@ -1761,15 +1776,16 @@ class X86Backend : public Backend {
   int lanes(const Group& group) const override { return vector_bits_ / group.fuse_class; }
 
   std::unique_ptr<Kernel> compile(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner,
-                                  bool leaf_sums) override {
+                                  KernelOptions options) override {
+    const bool leaf_sums = options.leaf_sums;
     auto kernel = std::make_unique<X86Code<Kernel>>();
     const int bits = group.fuse_class;
     const bool pairs = leaf_sums && can_pair_leaves(region, group);
     Label paired;
     const bool made = generate(*kernel, [&](x86::Compiler& cc) {
-      if (!KernelBuilder(cc, region, group, broadcast_inner, bits, vector_bits_, leaf_sums).build()) return false;
+      if (!KernelBuilder(cc, region, group, broadcast_inner, bits, vector_bits_, options).build()) return false;
       if (!pairs) return true;
-      KernelBuilder builder(cc, region, group, broadcast_inner, bits, vector_bits_, leaf_sums, true);
+      KernelBuilder builder(cc, region, group, broadcast_inner, bits, vector_bits_, options, true);
       if (!builder.build()) return false;
       paired = builder.label();
       return true;
@@ -1783,6 +1799,7 @@ class X86Backend : public Backend {
     kernel->lane_bytes = bits / 8;
     kernel->uses_index = uses_index(region, group);
     kernel->leaf_sums = leaf_sums;
+    kernel->streaming_stores = options.streaming_stores;
     return kernel;
   }
 

@@ -299,16 +299,25 @@ struct Outcome {
   std::vector<std::string> kernels;  // "lanes,leaf_sums" per fused step
 };
 
+// A value's memory: its bytes start 64-byte aligned (so that streaming
+// stores find aligned vectors) in `bytes`, which has room for that.
 struct Buffer {
   std::vector<unsigned char> bytes;
+  std::size_t size = 0;  // of the value
   Shape shape;
+  unsigned char* data() {
+    const auto at = reinterpret_cast<std::uintptr_t>(bytes.data());
+    return bytes.data() + (64 - at % 64) % 64;
+  }
+  std::vector<unsigned char> value() { return std::vector<unsigned char>(data(), data() + size); }
 };
 
 class Runner {
  public:
-  // `paired`: whether the driver may call Kernel::paired functions.
-  Runner(Backend& backend, const Program& program, bool paired = true)
-      : backend_(backend), program_(program), paired_(paired) {}
+  // `paired`: whether the driver may call Kernel::paired functions;
+  // `streaming`: whether element-wise kernels store past the caches.
+  Runner(Backend& backend, const Program& program, bool paired = true, bool streaming = false)
+      : backend_(backend), program_(program), paired_(paired), streaming_(streaming) {}
 
   // Plans the program, compiles every step (on the first run) and, unless
   // `compile_only`, runs it.
@@ -352,7 +361,8 @@ class Runner {
   // A buffer of `bytes` for a value (kept between runs).
   static void make(Buffer& b, const Shape& shape, std::size_t bytes) {
     b.shape = shape;
-    if (b.bytes.size() != bytes) b.bytes.assign(bytes, 0xa5);
+    b.size = bytes;
+    if (b.bytes.size() != bytes + 64) b.bytes.assign(bytes + 64, 0xa5);
   }
 
   LoopInput loop_input(int node, const Shape& shape) {
@@ -375,8 +385,8 @@ class Runner {
       dims = &found->second.shape;
       strides = found->second.strides;
     } else {
-      const Buffer& b = buffers_.at(node);
-      in.data = reinterpret_cast<const char*>(b.bytes.data());
+      Buffer& b = buffers_.at(node);
+      in.data = reinterpret_cast<const char*>(b.data());
       dims = &b.shape;
       strides = c_strides(b.shape, itemsize(n.dtype));
     }
@@ -395,7 +405,7 @@ class Runner {
     for (int o : group.outputs) {
       Buffer& b = buffers_[o];
       make(b, group.shape, static_cast<std::size_t>(element_count(group.shape) * itemsize(region.nodes[o].dtype)));
-      outputs.push_back({reinterpret_cast<char*>(b.bytes.data()), region.nodes[o].dtype, {}});
+      outputs.push_back({reinterpret_cast<char*>(b.data()), region.nodes[o].dtype, {}});
     }
     std::vector<LoopReduction> reductions;
     for (int r : group.reductions) {
@@ -407,31 +417,34 @@ class Runner {
       const DType compute = is_float(n.compute) || extreme ? n.compute
                             : (n.op == Op::any || n.op == Op::all) ? DType::kBool
                                                                    : DType::kInt64;
-      reductions.push_back({n.op, compute, n.dtype, reinterpret_cast<char*>(b.bytes.data())});
+      reductions.push_back({n.op, compute, n.dtype, reinterpret_cast<char*>(b.data())});
     }
     Shape loop_shape = group.shape;
     const bool from_indices = std::any_of(group.members.begin(), group.members.end(), [&](int m) {
       return op_info(region.nodes[m].op).kind == OpKind::kIndex;
     });
     order_loop(loop_shape, inputs, outputs, !reductions.empty() || from_indices);
-    const bool leaf_sums = fits_leaf_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
+    KernelOptions options;
+    options.leaf_sums = fits_leaf_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
+    options.streaming_stores = streaming_ && reductions.empty();
+    const bool leaf_sums = options.leaf_sums;
     std::unique_ptr<Kernel>& kernel = kernels_[step_];
-    if (!kernel) kernel = backend_.compile(region, group, broadcast_inner(inputs), leaf_sums);
+    if (!kernel) kernel = backend_.compile(region, group, broadcast_inner(inputs), options);
     if (!kernel) {
       ADD_FAILURE() << backend_.name() << " made no kernel for:\n" << dump_region(region, program_.leaves);
       return;
     }
     if (!paired_) kernel->paired = nullptr;
     out.kernels.push_back(std::to_string(kernel->lanes) + (leaf_sums ? ",leaves" : "") +
-                          (kernel->paired ? ",paired" : ""));
+                          (kernel->paired ? ",paired" : "") + (kernel->streaming_stores ? ",streaming" : ""));
     if (g_listing) std::printf("%s, %d lanes:\n%s\n", backend_.name(), kernel->lanes, kernel->listing.c_str());
     if (compile_only) return;
     const int flags =
         timed([&] { return run_kernel(*kernel, loop_shape, group.reduced_dims, inputs, outputs, reductions); });
     EXPECT_GE(flags, 0) << "the driver did not run the kernel";
     out.flags.push_back(flags);
-    for (int o : group.outputs) out.values[o] = buffers_[o].bytes;
-    for (int r : group.reductions) out.values[r] = buffers_[r].bytes;
+    for (int o : group.outputs) out.values[o] = buffers_[o].value();
+    for (int r : group.reductions) out.values[r] = buffers_[r].value();
   }
 
   void run_staged_step(const StagedReduction& staged, bool compile_only, Outcome& out) {
@@ -450,15 +463,16 @@ class Runner {
     const Shape& shape = program_.region.nodes[staged.outer].shape;
     make(b, shape, static_cast<std::size_t>(element_count(shape) * 8));
     const int flags =
-        timed([&] { return run_staged(*kernel, staged.loop.shape, inputs, reinterpret_cast<char*>(b.bytes.data())); });
+        timed([&] { return run_staged(*kernel, staged.loop.shape, inputs, reinterpret_cast<char*>(b.data())); });
     EXPECT_GE(flags, 0) << "the driver did not run the staged kernel";
     out.flags.push_back(flags);
-    out.values[staged.outer] = b.bytes;
+    out.values[staged.outer] = b.value();
   }
 
   Backend& backend_;
   const Program& program_;
   const bool paired_;
+  const bool streaming_;
   std::size_t step_ = 0;
   std::map<std::size_t, std::unique_ptr<Kernel>> kernels_;
   std::map<std::size_t, std::unique_ptr<StagedKernel>> staged_kernels_;
@@ -489,9 +503,11 @@ std::string hex(const std::vector<unsigned char>& bytes, std::size_t from, std::
   return s.str();
 }
 
-// Cases the test compared at both widths, and with and without paired functions.
+// Cases the test compared at both widths, with and without paired
+// functions, and with and without streaming stores.
 int g_compared = 0;
 int g_paired_compared = 0;
+int g_streaming_compared = 0;
 
 // Requires two runs of `program` (named `a` and `b`) to give the same bytes and flags.
 bool expect_same(const Program& program, const Outcome& first, const char* a, const Outcome& second, const char* b) {
@@ -518,28 +534,39 @@ bool expect_same(const Program& program, const Outcome& first, const char* a, co
   return !::testing::Test::HasFailure();
 }
 
-bool uses_paired(const Outcome& outcome) {
+// Whether a kernel of the run was compiled with `what` (",paired", ",streaming").
+bool uses(const Outcome& outcome, const char* what) {
   return std::any_of(outcome.kernels.begin(), outcome.kernels.end(),
-                     [](const std::string& k) { return k.find(",paired") != std::string::npos; });
+                     [&](const std::string& k) { return k.find(what) != std::string::npos; });
 }
 
 // Runs `program` at 256 bits and 512 bits and requires the same bytes.
 // Without AVX-512 here, the 512-bit kernels are only generated. Programs
-// whose kernels have paired functions also run without them.
+// whose kernels have paired functions also run without them, and those
+// with element-wise kernels with streaming stores.
 void check(const Program& program, const std::string& what) {
   SCOPED_TRACE(what);
   const Outcome narrow = Runner(avx2(), program).run(false);
   if (::testing::Test::HasFailure()) return;
-  if (uses_paired(narrow)) {
+  if (uses(narrow, ",paired")) {
     if (!expect_same(program, narrow, "avx2", Runner(avx2(), program, false).run(false), "avx2 unpaired")) return;
     ++g_paired_compared;
+  }
+  const Outcome streamed = Runner(avx2(), program, true, true).run(false);
+  if (uses(streamed, ",streaming")) {
+    if (!expect_same(program, narrow, "avx2", streamed, "avx2 streaming")) return;
+    ++g_streaming_compared;
   }
   const bool run_wide = host_has_avx512();
   const Outcome wide = Runner(avx512(), program).run(!run_wide);
   if (::testing::Test::HasFailure() || !run_wide) return;
   if (!expect_same(program, narrow, "avx2", wide, "avx512")) return;
-  if (uses_paired(wide)) {
+  if (uses(wide, ",paired")) {
     if (!expect_same(program, wide, "avx512", Runner(avx512(), program, false).run(false), "avx512 unpaired")) return;
+  }
+  const Outcome wide_streamed = Runner(avx512(), program, true, true).run(false);
+  if (uses(wide_streamed, ",streaming")) {
+    if (!expect_same(program, wide, "avx512", wide_streamed, "avx512 streaming")) return;
   }
   ++g_compared;
 }
@@ -574,6 +601,7 @@ bool gives_bool(Op o) {
 }
 
 TEST(X86Widths, FloatElementwise) {
+  const int streaming_before = g_streaming_compared;
   for (DType t : {DType::kFloat32, DType::kFloat64}) {
     for (std::int64_t n : kLengths) {
       for (Op o : kFloatUnary) {
@@ -609,6 +637,7 @@ TEST(X86Widths, FloatElementwise) {
       }
     }
   }
+  EXPECT_GT(g_streaming_compared, streaming_before) << "no program ran a streaming kernel";
   finish();
 }
 
