@@ -22,4 +22,16 @@ inline std::optional<jit::DType> dtype_of_typenum(int type_num) {
   return std::nullopt;
 }
 
+// The value of an exact Python int `o` NumPy takes as an int64 (beyond
+// int64 it takes the int another way: uint64, float or object).
+inline std::optional<long long> python_int64(PyObject* o) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  return v;
+}
+
 }  // namespace npy::numpy_shim

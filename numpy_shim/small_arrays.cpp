@@ -4,6 +4,7 @@
 
 #include <cfenv>
 #include <cmath>
+#include <optional>
 
 #define NO_IMPORT_ARRAY
 #define PY_ARRAY_UNIQUE_SYMBOL npy_numpy_shim_ARRAY_API
@@ -15,6 +16,7 @@
 #include "jit/cpu_driver.h"
 #include "numpy_shim/array_size.h"
 #include "numpy_shim/numpy_api.h"
+#include "numpy_shim/numpy_dtypes.h"
 #include "numpy_shim/tracer.h"
 #include "numpy_shim/vocabulary.h"
 
@@ -51,13 +53,9 @@ bool operand(PyObject* o, Operand& out) {
     return true;
   }
   if (PyLong_CheckExact(o)) {
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow || (v == -1 && PyErr_Occurred())) {
-      PyErr_Clear();
-      return false;
-    }
-    out.number = static_cast<double>(v);  // rounded to nearest, as PyLong_AsDouble does for NumPy
+    const std::optional<long long> v = python_int64(o);
+    if (!v) return false;
+    out.number = static_cast<double>(*v);  // rounded to nearest, as PyLong_AsDouble does for NumPy
     return true;
   }
   return false;

@@ -95,13 +95,7 @@ bool classify(PyObject* o, Operand& out) {
     return true;
   }
   if (PyLong_CheckExact(o)) {
-    // Beyond int64 NumPy takes the int another way (uint64, float, object).
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow || (v == -1 && PyErr_Occurred())) {
-      PyErr_Clear();
-      return false;
-    }
+    if (!python_int64(o)) return false;
     out.weak = Weak::kInt;
     out.dtype = DType::kInt64;
     return true;
