@@ -103,10 +103,10 @@ int watch_imports(const char* event, PyObject* args, void*) {
 
 }  // namespace
 
-void install_evaluator(Scope scope) {
+void install_evaluator(Scope scope, bool main_uses_numpy) {
   g_frame_counters = make_frame_counters();
   init_policy(scope);
-  if (scope == Scope::kAll) set_hook();
+  if (scope == Scope::kAll || main_uses_numpy) set_hook();
   if (PySys_AddAuditHook(watch_imports, nullptr) < 0) {
     PyErr_Clear();
     set_hook();

@@ -1381,6 +1381,12 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(fromlist);
         TOP() = res;
         if (NPY_UNLIKELY(!res)) goto error;
+        if (NPY_UNLIKELY(!numpy_shim::g_ndarray_type)) {
+          // A frame that imports NumPy (a script's top level) records what
+          // comes after, as frames started later do.
+          numpy_shim::notice_numpy();
+          if (numpy_shim::g_ndarray_type) numpy_shim::prepare_tracing();
+        }
         DISPATCH();
       }
 

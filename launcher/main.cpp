@@ -11,7 +11,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cwchar>
+#include <fstream>
 #include <future>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -86,6 +89,20 @@ struct Launch {
   std::promise<void> warmed_up;
 };
 
+// Whether the main program names NumPy: the text of its -c code or of its
+// script says "numpy". Its top level is then npython's from its first line
+// (it is running when it imports NumPy, too late for the hook to take it).
+bool main_names_numpy(const PyConfig& config) {
+  if (config.run_command) return std::wcsstr(config.run_command, L"numpy") != nullptr;
+  if (!config.run_filename) return false;
+  char* path = Py_EncodeLocale(config.run_filename, nullptr);
+  if (!path) return false;
+  std::ifstream file(path, std::ios::binary);
+  PyMem_Free(path);
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  return text.find("numpy") != std::string::npos;
+}
+
 void run_interpreter(Launch& launch) {
   npy::register_runtime_module(launch.controls);
   Config config;
@@ -99,13 +116,17 @@ void run_interpreter(Launch& launch) {
     status = PyConfig_SetBytesString(config.get(), &config.get()->home, NPYTHON_PYTHON_HOME);
     if (PyStatus_Exception(status)) exit_on(status, launch.scan);
   }
+  status = PyConfig_Read(config.get());  // the command line, parsed: which program runs
+  if (PyStatus_Exception(status)) exit_on(status, launch.scan);
+  const bool main_uses_numpy = launch.controls.jit && main_names_numpy(*config.get());
   status = Py_InitializeFromConfig(config.get());
   if (PyStatus_Exception(status)) exit_on(status, launch.scan);
 
   if (launch.controls.jit) {
     npy::numpy_shim::set_default_float32(launch.controls.default_float32);
     npy::interp::install_evaluator(launch.controls.interp_all_frames ? npy::interp::Scope::kAll
-                                                                     : npy::interp::Scope::kUserCode);
+                                                                     : npy::interp::Scope::kUserCode,
+                                   main_uses_numpy);
   }
   if (launch.controls.jit) launch.warmed_up.get_future().wait();
   launch.exit_code = Py_RunMain();
