@@ -110,3 +110,22 @@ def test_explain_names_the_if_line_and_the_fallback():
 def test_explain_is_not_an_argument_of_the_program():
     got = run(["--explain", "-c", "import sys; print(sys.argv)", "a"])
     assert got.stdout == "['-c', 'a']\n"
+
+
+def test_a_scripts_top_level_is_recorded(tmp_path):
+    # The main program says numpy: its top level, running while NumPy is
+    # imported, is npython's, and records from the import on. Through a
+    # module of the program's own, it stays CPython's.
+    body = ("a = np.ones(100000)\n"
+            "b = np.sqrt(a * 2 + 1)\n"
+            "import npython\n"
+            "s = npython.stats()\n"
+            "print(s.get('jit.regions', 0) > 0, s.get('jit.materializations.store', 0) > 0, float(b[0]))\n")
+    script = tmp_path / "top_level.py"
+    script.write_text("import numpy as np\n" + body)
+    assert run([str(script)]).stdout == "True True 1.7320508075688772\n"
+    assert run(["-c", "import numpy as np\n" + body]).stdout == "True True 1.7320508075688772\n"
+    (tmp_path / "own_module.py").write_text("import numpy as arrays\n")
+    indirect = tmp_path / "indirect.py"
+    indirect.write_text("from own_module import arrays as np\n" + body)
+    assert run([str(indirect)]).stdout == "False False 1.7320508075688772\n"
