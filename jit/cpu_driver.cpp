@@ -22,7 +22,7 @@ constexpr std::size_t kMaxSlots = 64;           // inputs + outputs + ordered su
 constexpr std::int64_t kMaxRowsWork = 1 << 16;  // elements of one call over whole rows (int32 lanes of narrow sums never overflow)
 constexpr std::int64_t kNoRowSteps[kMaxSlots] = {};  // for calls over one row
 constexpr std::int64_t kMinParallelWork = 1 << 15;  // elements below which one thread runs
-constexpr int kFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
+constexpr int kFpFlags = kNumpyFpFlags;
 
 // One vector of a kernel of any width (kernels of 256-bit vectors use its
 // first half).

@@ -7,6 +7,7 @@
 // only on the thread count.
 #pragma once
 
+#include <cfenv>
 #include <cstdint>
 #include <vector>
 
@@ -63,6 +64,10 @@ bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<Loop
 
 // Runs the kernel; returns the floating-point exception flags (FE_*) the
 // work raised on any thread.
+// The floating-point flags NumPy reports (divide, overflow, underflow,
+// invalid), which run_kernel returns.
+inline constexpr int kNumpyFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
+
 // NumPy's pairwise sum of n contiguous doubles (np.add.reduce adds it to
 // its identity, +0.0). Needs AVX2, as the backend does.
 double pairwise_sum(const double* a, std::int64_t n);

@@ -491,7 +491,7 @@ class Runner {
     // raises "invalid") do not look at them.
     const int raised = form.kind == EagerForm::Kind::kCompare
                            ? 0
-                           : std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+                           : std::fetestexcept(jit::kNumpyFpFlags);
     if (!value) return -1;
     trace_.objects[i] = value;
     release_inputs_of(index, at);

@@ -25,7 +25,7 @@ namespace {
 
 using jit::Op;
 
-constexpr int kFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
+constexpr int kFpFlags = jit::kNumpyFpFlags;
 
 bool is_small_float64(PyObject* o) {
   if (Py_TYPE(o) != g_ndarray_type) return false;
