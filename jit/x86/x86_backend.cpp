@@ -283,7 +283,7 @@ class KernelBuilder {
         }
         for (std::size_t i = 0; i < nslots; ++i) {
           if (i < nin && broadcast_[i]) continue;
-          if (leaf_sums_ && i >= nin + nout) continue;  // moved by end_leaf_if_due
+          if (leaf_sums_ && i >= nin + nout) continue;  // moved by end_leaves
           DType t;
           if (i < nin) {
             t = region_.nodes[group_.inputs[i]].dtype;
@@ -297,7 +297,13 @@ class KernelBuilder {
         if (paired_) swap_sides();
       }
     }
-    if (leaf_sums_) end_leaf_if_due(leaf_left, nin + nout);
+    Label leaf_end = cc_.newLabel();
+    Label leaf_back = cc_.newLabel();
+    if (leaf_sums_) {
+      cc_.dec(leaf_left);
+      cc_.jz(leaf_end);
+      cc_.bind(leaf_back);
+    }
     cc_.sub(left, vectors_per_step());
     cc_.jnz(loop);
     cc_.bind(row_end);
@@ -309,6 +315,16 @@ class KernelBuilder {
     }
     cc_.dec(rows);
     cc_.jnz(row);
+    if (leaf_sums_) {
+      // A leaf's end, out of the loop's straight path: a step that ends no
+      // leaf takes no branch but the loop's own.
+      Label done = cc_.newLabel();
+      cc_.jmp(done);
+      cc_.bind(leaf_end);
+      end_leaves(leaf_left, nin + nout);
+      cc_.jmp(leaf_back);
+      cc_.bind(done);
+    }
     if (streaming_) cc_.sfence();  // the stores are weakly ordered: done before the caller goes on
     std::size_t next = 0;
     for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
@@ -912,24 +928,20 @@ class KernelBuilder {
     return high;
   }
 
-  // After a step: when it ended a leaf, each ordered sum's eight running
-  // sums are added as NumPy adds them, ((r0 + r1) + (r2 + r3)) + ((r4 + r5)
-  // + (r6 + r7)), the result goes to its slot (the first of them at
-  // `first_slot`), and the next leaf starts from -0.0 (x + -0.0 is x, as
-  // NumPy's first r[i] = a[i]).
-  void end_leaf_if_due(const x86::Gp& leaf_left, std::size_t first_slot) {
-    Label not_yet = cc_.newLabel();
-    cc_.dec(leaf_left);
-    cc_.jnz(not_yet);
+  // Where a step ended a leaf (the loop branches here and back): each
+  // ordered sum's eight running sums are added as NumPy adds them,
+  // ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), the result goes to
+  // its slot (the first of them at `first_slot`), and the next leaf starts
+  // from -0.0 (x + -0.0 is x, as NumPy's first r[i] = a[i]).
+  void end_leaves(const x86::Gp& leaf_left, std::size_t first_slot) {
     for (int side = 0; side < sides(); ++side) {
       end_leaf(first_slot);
       if (paired_) swap_sides();
     }
     cc_.mov(leaf_left, leaf_steps());
-    cc_.bind(not_yet);
   }
 
-  // Writes each ordered sum's leaf and starts the next (end_leaf_if_due).
+  // Writes each ordered sum's leaf and starts the next (end_leaves).
   void end_leaf(std::size_t first_slot) {
     x86::Xmm a = cc_.newXmm(), b = cc_.newXmm();
     const int per_sum = leaf_vectors_per_sum();
