@@ -144,34 +144,38 @@ void* interpreter_thread(void* arg) {
   return nullptr;
 }
 
-// OpenMP threads that spin while they wait take the cores the interpreter
-// and NumPy need between kernels (the heat stencil ran 4x slower on two
-// cores). libgomp reads its wait policy once, as it loads, from the
-// environment: npython starts itself again with OMP_WAIT_POLICY=passive
-// unless the user chose a policy, and takes the variable out again, so that
-// the program and its children see the environment they were given.
-void choose_openmp_wait_policy(char** argv) {
-  constexpr const char* kMarker = "NPYTHON_SET_OMP_WAIT_POLICY";
+// How OpenMP's idle kernel threads wait. Waking a sleeping thread for every
+// kernel costs a pairwise product sum a third of its time on two cores, and
+// spinning for libgomp's default 3 ms after each kernel holds a core the
+// program may need. They spin 10,000 turns (about 1 ms here), long enough to
+// catch a loop's next kernel, then sleep. libgomp reads the count once, as it
+// loads, from the environment: npython starts itself again with
+// GOMP_SPINCOUNT set unless the user chose a wait policy or a count, and
+// takes the variable out again, so that the program and its children see
+// the environment they were given.
+void choose_openmp_spin_count(char** argv) {
+  constexpr const char* kMarker = "NPYTHON_SET_GOMP_SPINCOUNT";
   if (std::getenv(kMarker)) {
     unsetenv(kMarker);
-    unsetenv("OMP_WAIT_POLICY");
+    unsetenv("GOMP_SPINCOUNT");
     return;
   }
   const char* jit = std::getenv("NPY_JIT");
-  if (std::getenv("OMP_WAIT_POLICY") || (jit && (std::strcmp(jit, "off") == 0 || std::strcmp(jit, "0") == 0))) {
+  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT") ||
+      (jit && (std::strcmp(jit, "off") == 0 || std::strcmp(jit, "0") == 0))) {
     return;
   }
-  setenv("OMP_WAIT_POLICY", "passive", 1);
+  setenv("GOMP_SPINCOUNT", "10000", 1);
   setenv(kMarker, "1", 1);
   execv("/proc/self/exe", argv);
   unsetenv(kMarker);  // could not start again: go on with libgomp's default
-  unsetenv("OMP_WAIT_POLICY");
+  unsetenv("GOMP_SPINCOUNT");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  choose_openmp_wait_policy(argv);
+  choose_openmp_spin_count(argv);
   const std::vector<std::string> args(argv, argv + argc);
   Launch launch{argc, argv, npy::scan_command_line(args), {}, {}, 0, {}};
   if (launch.scan.version && !launch.scan.help && !launch.scan.unknown_option) {
