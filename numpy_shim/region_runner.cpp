@@ -504,6 +504,22 @@ class Runner {
     return 0;
   }
 
+  // Whether the strides of `a`'s dimensions of more than one element fall,
+  // by size, from the first to the last (slices of a C-contiguous array,
+  // with steps, negative ones too): NumPy, ordering a result's axes by its
+  // inputs' strides, then keeps C order. Zero strides (broadcast views)
+  // are not.
+  static bool is_c_ordered(PyArrayObject* a) {
+    npy_intp outer = NPY_MAX_INTP;
+    for (int d = 0; d < PyArray_NDIM(a); ++d) {
+      if (PyArray_DIM(a, d) == 1) continue;
+      const npy_intp stride = PyArray_STRIDE(a, d) < 0 ? -PyArray_STRIDE(a, d) : PyArray_STRIDE(a, d);
+      if (stride == 0 || stride >= outer) return false;
+      outer = stride;
+    }
+    return true;
+  }
+
   // A group input as the loop reads it; `keep` holds what must stay alive.
   bool loop_input(int node, const jit::Shape& shape, jit::LoopInput& in, std::vector<PyObject*>& keep,
                   std::vector<std::int64_t>& constants) {
@@ -537,8 +553,8 @@ class Runner {
     // NumPy lays a result out as its inputs are (Fortran order in, Fortran
     // order out, broadcast views in their own order); kernels write C order,
     // which is NumPy's when every input of two or more dimensions is
-    // C-contiguous.
-    if (rank >= 2 && PyArray_SIZE(a) > 1 && !PyArray_IS_C_CONTIGUOUS(a)) c_order_inputs_ = false;
+    // C-ordered (a C-contiguous array, or a slice of one).
+    if (rank >= 2 && PyArray_SIZE(a) > 1 && !is_c_ordered(a)) c_order_inputs_ = false;
     for (int d = 0; d < rank; ++d) {
       if (PyArray_DIM(a, d) != 1) in.strides[offset + d] = PyArray_STRIDE(a, d);
     }
