@@ -53,25 +53,25 @@ std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs);
 // (kLeafStepBytes of operands, at any vector width) that inputs read in
 // place, and no leaf spans two sweeps of the next-to-last dimension (kernel
 // calls take rows along it).
+bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
+
 // Whether the loop's kernel should write its outputs past the caches
 // (Kernel::streaming_stores): an element-wise loop whose outputs are
 // contiguous along its last dimension and far larger than the caches.
 bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& outputs,
                             const std::vector<LoopReduction>& reductions);
 
-bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
-                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
-
-// Runs the kernel; returns the floating-point exception flags (FE_*) the
-// work raised on any thread.
-// The floating-point flags NumPy reports (divide, overflow, underflow,
-// invalid), which run_kernel returns.
-inline constexpr int kNumpyFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
-
 // NumPy's pairwise sum of n contiguous doubles (np.add.reduce adds it to
 // its identity, +0.0). Needs AVX2, as the backend does.
 double pairwise_sum(const double* a, std::int64_t n);
 
+// The floating-point flags NumPy reports (divide, overflow, underflow,
+// invalid), which run_kernel returns.
+inline constexpr int kNumpyFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
+
+// Runs the kernel; returns the floating-point exception flags (FE_*) the
+// work raised on any thread.
 int run_kernel(const Kernel& kernel, const Shape& shape, int reduced_dims,
                const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
                const std::vector<LoopReduction>& reductions);

@@ -297,9 +297,10 @@ class KernelBuilder {
         if (paired_) swap_sides();
       }
     }
-    Label leaf_end = cc_.newLabel();
-    Label leaf_back = cc_.newLabel();
+    Label leaf_end, leaf_back;
     if (leaf_sums_) {
+      leaf_end = cc_.newLabel();
+      leaf_back = cc_.newLabel();
       cc_.dec(leaf_left);
       cc_.jz(leaf_end);
       cc_.bind(leaf_back);
