@@ -71,6 +71,9 @@ struct Kernel {
   // unchanged. nullptr where there is none.
   Entry paired = nullptr;
   std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
+  // The machine code from `entry` on, when it runs from any address (for
+  // the disk cache); empty when it does not (it calls a function by address).
+  std::vector<std::uint8_t> image;
   virtual ~Kernel() = default;
 };
 
@@ -98,6 +101,7 @@ struct StagedKernel {
   Entry entry = nullptr;
   int points = 0;
   std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
+  std::vector<std::uint8_t> image;  // as Kernel::image
   virtual ~StagedKernel() = default;
 };
 
@@ -130,6 +134,11 @@ class Backend {
   // loop input); nullptr when it cannot.
   virtual std::unique_ptr<StagedKernel> compile_staged(const Region& region, const StagedReduction& staged,
                                                        const std::vector<StagedInput>& layout) = 0;
+  // A kernel of this backend from its `image` (as an earlier process kept
+  // it), placed in this process's executable memory: its entry set, the
+  // rest for the caller to fill in. nullptr when there is no memory.
+  virtual std::unique_ptr<Kernel> place(const std::vector<std::uint8_t>& image) = 0;
+  virtual std::unique_ptr<StagedKernel> place_staged(const std::vector<std::uint8_t>& image) = 0;
 };
 
 // The x86-64 backend for this machine, or nullptr when its CPU lacks what

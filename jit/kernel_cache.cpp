@@ -12,6 +12,8 @@ struct KernelCounters {
   Counter& compiled = counter("jit.kernels_compiled");
   Counter& reused = counter("jit.kernels_reused");
   Counter& compile_us = counter("jit.compile_us");
+  Counter& loaded = counter("jit.kernels_loaded");
+  Counter& load_us = counter("jit.kernel_load_us");
 };
 
 KernelCounters& kernel_counters() {
@@ -22,6 +24,56 @@ KernelCounters& kernel_counters() {
 }  // namespace
 
 void note_kernel_reused() { kernel_counters().reused.add(); }
+
+void note_kernel_loaded(std::chrono::microseconds took) {
+  KernelCounters& counters = kernel_counters();
+  counters.loaded.add();
+  counters.load_us.add(static_cast<std::uint64_t>(took.count()));
+}
+
+bool uses_disk_cache() { return !disk_cache_dir().empty() && !log_enabled(LogChannel::kOutputCode); }
+
+// A Kernel's facts, in this order; the paired function as its offset from
+// the entry (-1: none).
+enum KernelFact { kLanes, kLaneBytes, kUsesIndex, kLeafSums, kStreamingStores, kPairedOffset, kKernelFacts };
+
+StoredCode stored_form(const Kernel& kernel) {
+  std::vector<std::int64_t> facts(kKernelFacts);
+  facts[kLanes] = kernel.lanes;
+  facts[kLaneBytes] = kernel.lane_bytes;
+  facts[kUsesIndex] = kernel.uses_index;
+  facts[kLeafSums] = kernel.leaf_sums;
+  facts[kStreamingStores] = kernel.streaming_stores;
+  facts[kPairedOffset] = kernel.paired ? reinterpret_cast<std::intptr_t>(kernel.paired) -
+                                             reinterpret_cast<std::intptr_t>(kernel.entry)
+                                       : -1;
+  return {kernel.image, facts};
+}
+
+StoredCode stored_form(const StagedKernel& kernel) { return {kernel.image, {kernel.points}}; }
+
+void from_stored_form(Backend& backend, const StoredCode& stored, std::unique_ptr<Kernel>& kernel) {
+  const std::vector<std::int64_t>& facts = stored.facts;
+  const auto size = static_cast<std::int64_t>(stored.code.size());
+  if (facts.size() != kKernelFacts || facts[kPairedOffset] < -1 || facts[kPairedOffset] >= size) return;
+  kernel = backend.place(stored.code);
+  if (!kernel) return;
+  kernel->lanes = static_cast<int>(facts[kLanes]);
+  kernel->lane_bytes = static_cast<int>(facts[kLaneBytes]);
+  kernel->uses_index = facts[kUsesIndex] != 0;
+  kernel->leaf_sums = facts[kLeafSums] != 0;
+  kernel->streaming_stores = facts[kStreamingStores] != 0;
+  if (facts[kPairedOffset] >= 0) {
+    kernel->paired = reinterpret_cast<Kernel::Entry>(reinterpret_cast<std::intptr_t>(kernel->entry) +
+                                                     facts[kPairedOffset]);
+  }
+}
+
+void from_stored_form(Backend& backend, const StoredCode& stored, std::unique_ptr<StagedKernel>& kernel) {
+  if (stored.facts.size() != 1) return;
+  kernel = backend.place_staged(stored.code);
+  if (kernel) kernel->points = static_cast<int>(stored.facts[0]);
+}
 
 void note_kernel_compiled(const Backend& backend, const std::string& key, std::chrono::microseconds took,
                           bool made, const std::string& shape, const std::string& listing) {

@@ -7,10 +7,12 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "jit/backend.h"
+#include "jit/disk_cache.h"
 
 namespace npy::jit {
 
@@ -26,22 +28,50 @@ void note_kernel_reused();
 void note_kernel_compiled(const Backend& backend, const std::string& key, std::chrono::microseconds took,
                           bool made, const std::string& shape, const std::string& listing);
 
-// One cache of compiled code of type Code by key, `compile` making it on
-// first use (it may give nullptr: remembered too). `shape_of` describes a
-// made Code for the log.
+// Counts a kernel loaded from the disk cache and the time that took.
+void note_kernel_loaded(std::chrono::microseconds took);
+
+// Whether kernels come from and go to the disk cache: when it is on and
+// kernels are not logged (a loaded kernel has no listing).
+bool uses_disk_cache();
+
+// What the disk cache keeps of a kernel of either kind (its image and the
+// facts that say how to call it), and a kernel made again from that:
+// nullptr when the facts do not fit or the backend cannot place it.
+StoredCode stored_form(const Kernel& kernel);
+StoredCode stored_form(const StagedKernel& kernel);
+void from_stored_form(Backend& backend, const StoredCode& stored, std::unique_ptr<Kernel>& kernel);
+void from_stored_form(Backend& backend, const StoredCode& stored, std::unique_ptr<StagedKernel>& kernel);
+
+// One cache of compiled code of type Code by key: on first use loaded from
+// the disk cache, else made by `compile` (it may give nullptr: remembered
+// too) and stored there. `shape_of` describes a made Code for the log.
 template <typename Code, typename Compile, typename ShapeOf>
-const Code* cached_code(std::map<std::string, std::unique_ptr<Code>>& cache, const Backend& backend,
+const Code* cached_code(std::map<std::string, std::unique_ptr<Code>>& cache, Backend& backend,
                         const std::string& key, Compile compile, ShapeOf shape_of) {
   const auto found = cache.find(key);
   if (found != cache.end()) {
     if (found->second) note_kernel_reused();
     return found->second.get();
   }
-  const auto start = std::chrono::steady_clock::now();
-  std::unique_ptr<Code> code = compile();
-  const auto took = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
-  note_kernel_compiled(backend, key, took, code != nullptr, code ? shape_of(*code) : std::string(),
-                       code ? code->listing : std::string());
+  using std::chrono::duration_cast;
+  using std::chrono::microseconds;
+  using std::chrono::steady_clock;
+  const bool disk = uses_disk_cache();
+  const auto start = steady_clock::now();
+  std::unique_ptr<Code> code;
+  if (disk) {
+    if (const std::optional<StoredCode> stored = load_stored_code(key)) from_stored_form(backend, *stored, code);
+  }
+  if (code) {
+    note_kernel_loaded(duration_cast<microseconds>(steady_clock::now() - start));
+  } else {
+    code = compile();
+    const auto took = duration_cast<microseconds>(steady_clock::now() - start);
+    note_kernel_compiled(backend, key, took, code != nullptr, code ? shape_of(*code) : std::string(),
+                         code ? code->listing : std::string());
+    if (disk && code && !code->image.empty()) store_code(key, stored_form(*code));
+  }
   const Code* result = code.get();
   cache.emplace(key, std::move(code));
   return result;

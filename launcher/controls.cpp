@@ -63,6 +63,13 @@ const ControlSpec kControls[] = {
      }},
     {"NPY_THREADS", "N", "threads kernels run on (default: all cores)",
      [](const std::string& v, Controls&) { return jit::parse_thread_count(v) > 0; }},
+    {"NPY_KERNEL_CACHE", "DIR|off",
+     "where compiled kernels are kept for later runs (default $XDG_CACHE_HOME/npython, "
+     "else ~/.cache/npython); off: compile in every run",
+     [](const std::string& v, Controls& c) {
+       c.kernel_cache = v;
+       return true;
+     }},
 };
 
 }  // namespace

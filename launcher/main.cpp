@@ -21,6 +21,7 @@
 #include "common/stats.h"
 #include "interp/eval_hook.h"
 #include "interp/policy.h"
+#include "jit/disk_cache.h"
 #include "jit/trace_log.h"
 #include "jit/warm_up.h"
 #include "launcher/command_line.h"
@@ -141,6 +142,7 @@ void* interpreter_thread(void* arg) {
   Launch& launch = *static_cast<Launch*>(arg);
   pthread_sigmask(SIG_SETMASK, &launch.signal_mask, nullptr);
   run_interpreter(launch);
+  npy::jit::close_disk_cache();
   return nullptr;
 }
 
@@ -242,8 +244,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "npython: cannot start the interpreter thread: %s\n", std::strerror(err));
     return 1;
   }
+  npy::jit::open_disk_cache(launch.controls.kernel_cache);
   npy::jit::warm_up();
   launch.warmed_up.set_value();
+  npy::jit::write_stored_code();
   pthread_join(interpreter, nullptr);
   return launch.exit_code;
 }

@@ -1,5 +1,7 @@
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -7,6 +9,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import harness  # noqa: E402
+
+
+def pytest_configure(config):
+    # The kernels the suite's programs compile go to a disk cache of its
+    # own, not the user's: the first program to need a kernel compiles and
+    # stores it, later ones load it, so both paths run.
+    if "NPY_KERNEL_CACHE" not in os.environ:
+        os.environ["NPY_KERNEL_CACHE"] = tempfile.mkdtemp(prefix="npython-test-kernels-")
+        config.add_cleanup(lambda: shutil.rmtree(os.environ.pop("NPY_KERNEL_CACHE"), ignore_errors=True))
 
 
 def pytest_report_header(config):

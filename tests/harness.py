@@ -43,7 +43,7 @@ def base_env():
     output on stderr would differ between the interpreters by design."""
     env = dict(os.environ)
     for name in list(env):
-        if name.startswith("NPY_") and name not in ("NPY_THREADS",):
+        if name.startswith("NPY_") and name not in ("NPY_THREADS", "NPY_KERNEL_CACHE"):
             del env[name]
     return env
 

@@ -1831,6 +1831,14 @@ class X86Backend : public Backend {
     return kernel;
   }
 
+  std::unique_ptr<Kernel> place(const std::vector<std::uint8_t>& image) override {
+    return place_image<Kernel>(image);
+  }
+
+  std::unique_ptr<StagedKernel> place_staged(const std::vector<std::uint8_t>& image) override {
+    return place_image<StagedKernel>(image);
+  }
+
  private:
   // Builds the functions `build` emits (false: it cannot), the first of
   // them the kernel's entry, then calls `placed` with the code in place;
@@ -1848,7 +1856,29 @@ class X86Backend : public Backend {
     kernel.runtime = &runtime_;
     placed(code);
     if (listing) kernel.listing = logger.data();
+    // Calls by address (lane functions) are relocated to where this
+    // process has the function; code without relocations runs anywhere.
+    if (code.relocEntries().empty() && !code.hasAddressTable()) {
+      const auto* start = reinterpret_cast<const std::uint8_t*>(kernel.entry);
+      kernel.image.assign(start, start + code.codeSize());
+    }
     return true;
+  }
+
+  template <typename Code>
+  std::unique_ptr<Code> place_image(const std::vector<std::uint8_t>& image) {
+    void* executable = nullptr;
+    void* writable = nullptr;
+    if (image.empty() || runtime_.allocator()->alloc(&executable, &writable, image.size()) != kErrorOk) {
+      return nullptr;
+    }
+    std::memcpy(writable, image.data(), image.size());
+    VirtMem::flushInstructionCache(executable, image.size());
+    auto kernel = std::make_unique<X86Code<Code>>();
+    kernel->entry = reinterpret_cast<typename Code::Entry>(executable);
+    kernel->runtime = &runtime_;
+    kernel->image = image;
+    return kernel;
   }
 
   const int vector_bits_;  // 256 or 512

@@ -73,14 +73,16 @@ def test_stats_count_regions_kernels_and_materializations(tmp_path):
     run([DEMO], NPY_JIT_STATS=str(out))
     stats = json.loads(out.read_text())
     for name in ("jit.regions", "jit.region_ops", "jit.fallbacks", "jit.compile_us",
-                 "jit.kernels_compiled", "jit.kernels_reused", "jit.materializations.branch",
-                 "jit.materializations.fallback", "jit.materializations.returned"):
+                 "jit.kernels_compiled", "jit.kernels_reused", "jit.kernels_loaded", "jit.kernel_load_us",
+                 "jit.materializations.branch", "jit.materializations.fallback",
+                 "jit.materializations.returned"):
         assert isinstance(stats[name], int), name
     assert stats["jit.regions"] >= 3
     assert stats["jit.materializations.branch"] == 1
     assert stats["jit.fallbacks"] == 1
     if host_has_kernels():
-        assert stats["jit.kernels_compiled"] >= 1
+        # Compiled here, or loaded from the disk cache an earlier run filled.
+        assert stats["jit.kernels_compiled"] + stats["jit.kernels_loaded"] >= 1
 
 
 def test_stats_are_the_same_through_the_module():

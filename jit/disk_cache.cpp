@@ -1,0 +1,303 @@
+#include "jit/disk_cache.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <utility>
+#include <cstdlib>
+#include <cstring>
+
+#include "common/stats.h"
+
+namespace npy::jit {
+namespace {
+
+// A file: the magic, then the build ID, the key, the facts and the code,
+// each with its length, then a checksum of everything before it.
+constexpr char kMagic[8] = {'N', 'P', 'Y', 'K', 'E', 'R', 'N', '1'};
+// Far above any kernel; a bigger file is not one of ours.
+constexpr std::size_t kMaxFileBytes = 16 << 20;
+
+struct DiskCache {
+  std::string dir;          // empty: off
+  std::string build_id;     // this executable's GNU build ID, raw bytes
+  unsigned next_temporary = 0;
+  // Kernels to write, from the interpreter thread to the writer.
+  std::mutex lock;
+  std::condition_variable changed;
+  std::deque<std::pair<std::string, StoredCode>> queue;
+  bool closing = false;
+};
+
+DiskCache& disk_cache() {
+  // Never destroyed: the writer may still wait on it while exit() runs.
+  static DiskCache* cache = new DiskCache;
+  return *cache;
+}
+
+Counter& rejected_counter() {
+  static Counter& c = counter("jit.disk_cache_rejected");
+  return c;
+}
+
+// FNV-1a, 64 bits: catches a truncated or damaged file, not an attacker (who
+// could write to the user's private directory could do anything anyway).
+std::uint64_t checksum(const std::uint8_t* data, std::size_t size, std::uint64_t h = 14695981039346656037ull) {
+  for (std::size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ull;
+  return h;
+}
+
+int find_build_id(dl_phdr_info* info, std::size_t, void* out) {
+  // The first object listed is the executable itself.
+  auto* id = static_cast<std::string*>(out);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE) continue;
+    const char* at = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
+    const char* end = at + ph.p_memsz;
+    while (at + sizeof(ElfW(Nhdr)) <= end) {
+      ElfW(Nhdr) note;
+      std::memcpy(&note, at, sizeof note);
+      const char* name = at + sizeof note;
+      const char* desc = name + ((note.n_namesz + 3) & ~3u);
+      if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0 &&
+          desc + note.n_descsz <= end) {
+        id->assign(desc, note.n_descsz);
+        return 1;
+      }
+      at = desc + ((note.n_descsz + 3) & ~3u);
+    }
+  }
+  return 1;
+}
+
+std::string default_dir() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg == '/') return std::string(xdg) + "/npython";
+  const char* home = std::getenv("HOME");
+  if (home && *home == '/') return std::string(home) + "/.cache/npython";
+  return {};
+}
+
+// Makes `path` and any missing parents, new ones private to the user.
+bool make_dirs(const std::string& path) {
+  for (std::size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+    const std::string part = path.substr(0, slash);
+    if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) return false;
+    if (slash == std::string::npos) return true;
+  }
+}
+
+// A directory of ours that nobody else may write to or read from.
+bool is_private_dir(const std::string& path) {
+  struct stat st;
+  return lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+         (st.st_mode & 077) == 0;
+}
+
+std::string file_for(const std::string& key) {
+  const DiskCache& cache = disk_cache();
+  std::uint64_t h = checksum(reinterpret_cast<const std::uint8_t*>(cache.build_id.data()), cache.build_id.size());
+  h = checksum(reinterpret_cast<const std::uint8_t*>(key.data()), key.size(), h);
+  static const char* digits = "0123456789abcdef";
+  std::string name(16, '0');
+  for (int i = 15; i >= 0; --i, h >>= 4) name[i] = digits[h & 15];
+  return cache.dir + "/" + name + ".kernel";
+}
+
+void put_bytes(std::vector<std::uint8_t>& out, const void* data, std::size_t size) {
+  const auto* bytes = static_cast<const std::uint8_t*>(data);
+  out.insert(out.end(), bytes, bytes + size);
+}
+
+template <typename T>
+void put(std::vector<std::uint8_t>& out, T value) {
+  put_bytes(out, &value, sizeof value);
+}
+
+void put_string(std::vector<std::uint8_t>& out, const std::string& s) {
+  put<std::uint64_t>(out, s.size());
+  put_bytes(out, s.data(), s.size());
+}
+
+// Reads a file's fields in order; any read past the end fails the file.
+class Reader {
+ public:
+  Reader(const std::uint8_t* data, std::size_t size) : at_(data), end_(data + size) {}
+  template <typename T>
+  bool get(T& value) {
+    if (static_cast<std::size_t>(end_ - at_) < sizeof value) return false;
+    std::memcpy(&value, at_, sizeof value);
+    at_ += sizeof value;
+    return true;
+  }
+  bool get_bytes(std::size_t size, const std::uint8_t*& data) {
+    if (static_cast<std::size_t>(end_ - at_) < size) return false;
+    data = at_;
+    at_ += size;
+    return true;
+  }
+  bool get_string(std::string& s) {
+    std::uint64_t size = 0;
+    const std::uint8_t* data = nullptr;
+    if (!get(size) || !get_bytes(size, data)) return false;
+    s.assign(reinterpret_cast<const char*>(data), size);
+    return true;
+  }
+  bool at_end() const { return at_ == end_; }
+
+ private:
+  const std::uint8_t* at_;
+  const std::uint8_t* end_;
+};
+
+// The file's bytes, when it is a regular file of ours that nobody else may
+// write and of a plausible size.
+std::optional<std::vector<std::uint8_t>> read_private_file(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::vector<std::uint8_t>> bytes;
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 022) == 0 &&
+      static_cast<std::size_t>(st.st_size) <= kMaxFileBytes) {
+    std::vector<std::uint8_t> data(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    while (got < data.size()) {
+      const ssize_t n = read(fd, data.data() + got, data.size() - got);
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    if (got == data.size()) bytes = std::move(data);
+  }
+  close(fd);
+  if (!bytes) rejected_counter().add();
+  return bytes;
+}
+
+// Writes the file under a temporary name, then renames it into place.
+void write_file(const std::string& key, const StoredCode& code) {
+  DiskCache& cache = disk_cache();
+  std::vector<std::uint8_t> file;
+  put_bytes(file, kMagic, sizeof kMagic);
+  put_string(file, cache.build_id);
+  put_string(file, key);
+  put<std::uint64_t>(file, code.facts.size());
+  for (std::int64_t fact : code.facts) put(file, fact);
+  put<std::uint64_t>(file, code.code.size());
+  put_bytes(file, code.code.data(), code.code.size());
+  put(file, checksum(file.data(), file.size()));
+
+  const std::string temporary = cache.dir + "/.writing-" + std::to_string(getpid()) + "-" +
+                                std::to_string(cache.next_temporary++);
+  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  std::size_t put_so_far = 0;
+  while (put_so_far < file.size()) {
+    const ssize_t n = write(fd, file.data() + put_so_far, file.size() - put_so_far);
+    if (n <= 0) break;
+    put_so_far += static_cast<std::size_t>(n);
+  }
+  const bool written = close(fd) == 0 && put_so_far == file.size();
+  if (!written || rename(temporary.c_str(), file_for(key).c_str()) != 0) unlink(temporary.c_str());
+}
+
+}  // namespace
+
+void open_disk_cache(const std::string& setting) {
+  DiskCache& cache = disk_cache();
+  rejected_counter();  // listed in the stats from the start, as the kernel counters are
+  if (setting == "off") return;
+  std::string base = setting.empty() ? default_dir() : setting;
+  if (base.empty() || base[0] != '/') {
+    char cwd[4096];
+    if (base.empty() || !getcwd(cwd, sizeof cwd)) return;
+    base = std::string(cwd) + "/" + base;
+  }
+  std::string id;
+  dl_iterate_phdr(find_build_id, &id);
+  if (id.empty()) return;
+  const std::string dir = base + "/kernels";
+  if (!make_dirs(dir) || !is_private_dir(dir)) return;
+  cache.build_id = id;
+  cache.dir = dir;
+}
+
+const std::string& disk_cache_dir() { return disk_cache().dir; }
+
+std::optional<StoredCode> load_stored_code(const std::string& key) {
+  const DiskCache& cache = disk_cache();
+  if (cache.dir.empty()) return std::nullopt;
+  const std::string path = file_for(key);
+  if (access(path.c_str(), F_OK) != 0) return std::nullopt;
+  const std::optional<std::vector<std::uint8_t>> file = read_private_file(path);
+  if (!file) return std::nullopt;
+  StoredCode stored;
+  const std::size_t body = file->size() >= sizeof(std::uint64_t) ? file->size() - sizeof(std::uint64_t) : 0;
+  Reader reader(file->data(), file->size());
+  const std::uint8_t* magic = nullptr;
+  std::string build_id, stored_key;
+  std::uint64_t facts = 0, code_size = 0, sum = 0;
+  const std::uint8_t* code = nullptr;
+  bool ok = body > 0 && reader.get_bytes(sizeof kMagic, magic) && std::memcmp(magic, kMagic, sizeof kMagic) == 0 &&
+            reader.get_string(build_id) && build_id == cache.build_id && reader.get_string(stored_key) &&
+            stored_key == key && reader.get(facts) && facts <= 64;
+  for (std::uint64_t i = 0; ok && i < facts; ++i) {
+    std::int64_t fact = 0;
+    ok = reader.get(fact);
+    stored.facts.push_back(fact);
+  }
+  ok = ok && reader.get(code_size) && code_size > 0 && reader.get_bytes(code_size, code) && reader.get(sum) &&
+       reader.at_end() && sum == checksum(file->data(), body);
+  if (!ok) {
+    rejected_counter().add();
+    return std::nullopt;
+  }
+  stored.code.assign(code, code + code_size);
+  return stored;
+}
+
+void store_code(const std::string& key, StoredCode code) {
+  DiskCache& cache = disk_cache();
+  if (cache.dir.empty() || code.code.empty()) return;
+  {
+    const std::lock_guard<std::mutex> hold(cache.lock);
+    cache.queue.emplace_back(key, std::move(code));
+  }
+  cache.changed.notify_one();
+}
+
+void write_stored_code() {
+  DiskCache& cache = disk_cache();
+  // The lowest priority: the writes wait for a core the kernels' threads
+  // leave idle rather than slowing a kernel down.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+  std::unique_lock<std::mutex> hold(cache.lock);
+  for (;;) {
+    cache.changed.wait(hold, [&] { return cache.closing || !cache.queue.empty(); });
+    if (cache.queue.empty()) return;
+    const std::pair<std::string, StoredCode> next = std::move(cache.queue.front());
+    cache.queue.pop_front();
+    hold.unlock();
+    write_file(next.first, next.second);
+    hold.lock();
+  }
+}
+
+void close_disk_cache() {
+  DiskCache& cache = disk_cache();
+  {
+    const std::lock_guard<std::mutex> hold(cache.lock);
+    cache.closing = true;
+  }
+  cache.changed.notify_one();
+}
+
+}  // namespace npy::jit

@@ -1,0 +1,51 @@
+// Compiled kernels kept on disk between runs, so that a program's second
+// run loads its kernels instead of compiling them again. One file per
+// kernel, under a directory private to the user, written under a temporary
+// name and renamed into place (a reader never sees half a file), and
+// checked before its code is used: owner and permissions, this npython
+// build's identity (the executable's GNU build ID), the full kernel key, and
+// a checksum of the whole file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npy::jit {
+
+// What is kept of one kernel: its machine code, which runs from any
+// address, and the numbers its backend needs to call it.
+struct StoredCode {
+  std::vector<std::uint8_t> code;
+  std::vector<std::int64_t> facts;
+};
+
+// Where the cache lives: `setting` is NPY_KERNEL_CACHE's value (empty: the
+// default, $XDG_CACHE_HOME/npython or ~/.cache/npython; "off": no cache).
+// Creates the directory if needed; the cache stays off when it cannot be
+// made private to this user or the executable has no build ID. Called once,
+// before the first kernel.
+void open_disk_cache(const std::string& setting);
+
+// The directory kernels go to, or empty when the cache is off.
+const std::string& disk_cache_dir();
+
+// The kernel stored under `key`, or nothing when there is none or its file
+// fails a check (counted as jit.disk_cache_rejected).
+std::optional<StoredCode> load_stored_code(const std::string& key);
+
+// Stores `code` under `key`, replacing what was there: queued for
+// write_stored_code, since creating a file can take longer than compiling
+// the kernel did. Failures (a full disk, a read-only directory) only mean
+// the next run compiles again.
+void store_code(const std::string& key, StoredCode code);
+
+// Writes the queued kernels as they come, until close_disk_cache: for the
+// launcher's otherwise idle main thread. What is still queued when the
+// process ends by another way (os._exit) is not written.
+void write_stored_code();
+// Lets write_stored_code return once the queue is empty.
+void close_disk_cache();
+
+}  // namespace npy::jit

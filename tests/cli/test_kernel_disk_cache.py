@@ -1,0 +1,134 @@
+"""NPY_KERNEL_CACHE: kernels a run compiles are kept on disk and the next run
+loads them; a file that fails a check is not run, and the results are
+always python3's."""
+import json
+import stat
+
+import pytest
+
+import harness
+
+PROGRAM = """
+import numpy as np
+rng = np.random.default_rng(0)
+X = rng.standard_normal((4096, 2))
+means = np.array([[0.0, 0.0], [1.0, 1.0]])
+labels = np.argmin(np.linalg.norm(X - means[:, None], axis=2), axis=0)
+A = rng.standard_normal((512, 64))
+B = rng.standard_normal((512, 64))
+pairs = np.sum(A[:, :, None] * B[:, None, :], axis=(-2, -1))
+rows = (A * 2.0 + B).sum(axis=1)
+waves = np.sin(A).sum()
+print(np.bincount(labels).tolist(), pairs[:3].tolist(), rows[:3].tolist(), f"{waves:.6f}")
+"""
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory):
+    path = tmp_path_factory.mktemp("program") / "kernels.py"
+    path.write_text(PROGRAM)
+    if harness.run(harness.NPYTHON, ["-c", "import npython; print(npython.host()['vector_isa'])"]).stdout.strip() == "sse2":
+        pytest.skip("no vector ISA the x86 backend uses on this machine")
+    return str(path)
+
+
+def run(program, cache, tmp_path, **env):
+    stats_file = tmp_path / "stats.json"
+    got = harness.run(harness.NPYTHON, [program],
+                      env_extra={"NPY_KERNEL_CACHE": str(cache), "NPY_JIT_STATS": str(stats_file), **env})
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == harness.run(harness.PYTHON3, [program]).stdout
+    return json.loads(stats_file.read_text())
+
+
+def kernel_files(cache):
+    return sorted((cache / "kernels").glob("*.kernel"))
+
+
+def test_a_second_run_loads_what_the_first_compiled(program, tmp_path):
+    cache = tmp_path / "cache"
+    first = run(program, cache, tmp_path)
+    files = kernel_files(cache)
+    assert first["jit.kernels_loaded"] == 0
+    assert first["jit.kernels_compiled"] > len(files) >= 3  # sin's kernel calls a function by address
+    assert stat.S_IMODE((cache / "kernels").stat().st_mode) == 0o700
+    assert all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files)
+    assert not [f for f in (cache / "kernels").iterdir() if f.suffix != ".kernel"]
+
+    second = run(program, cache, tmp_path)
+    assert second["jit.kernels_loaded"] == len(files)
+    assert second["jit.kernels_compiled"] == first["jit.kernels_compiled"] - len(files)
+    assert second["jit.disk_cache_rejected"] == 0
+
+
+def damage(path, how):
+    data = bytearray(path.read_bytes())
+    if how == "flip":
+        data[-20] ^= 0x01  # in the code, just before the checksum
+    elif how == "truncate":
+        data = data[: len(data) // 2]
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how", ["flip", "truncate"])
+def test_a_damaged_file_is_compiled_again(program, tmp_path, how):
+    cache = tmp_path / "cache"
+    run(program, cache, tmp_path)
+    files = kernel_files(cache)
+    for f in files:
+        damage(f, how)
+    again = run(program, cache, tmp_path)
+    assert again["jit.kernels_loaded"] == 0
+    assert again["jit.disk_cache_rejected"] == len(files)
+    # ... and stored again, whole.
+    assert run(program, cache, tmp_path)["jit.kernels_loaded"] == len(files)
+
+
+def test_a_file_under_another_kernels_name_is_not_run(program, tmp_path):
+    cache = tmp_path / "cache"
+    run(program, cache, tmp_path)
+    files = kernel_files(cache)
+    contents = [f.read_bytes() for f in files]
+    for f, other in zip(files, contents[1:] + contents[:1]):
+        f.write_bytes(other)
+    swapped = run(program, cache, tmp_path)
+    assert swapped["jit.kernels_loaded"] == 0
+    assert swapped["jit.disk_cache_rejected"] == len(files)
+
+
+def test_files_or_a_directory_others_may_write_are_not_used(program, tmp_path):
+    cache = tmp_path / "cache"
+    run(program, cache, tmp_path)
+    files = kernel_files(cache)
+    files[0].chmod(0o620)
+    one_open = run(program, cache, tmp_path)
+    assert one_open["jit.kernels_loaded"] == len(files) - 1
+    assert one_open["jit.disk_cache_rejected"] == 1
+
+    (cache / "kernels").chmod(0o755)
+    shared = run(program, cache, tmp_path)
+    assert shared["jit.kernels_loaded"] == 0
+    assert shared["jit.disk_cache_rejected"] == 0
+
+
+def test_off_keeps_nothing_and_logging_compiles(program, tmp_path):
+    cache = tmp_path / "cache"
+    off = run(program, "off", tmp_path, HOME=str(tmp_path), XDG_CACHE_HOME=str(cache))
+    assert off["jit.kernels_loaded"] == 0 and not cache.exists()
+    assert not (tmp_path / ".cache").exists()
+
+    run(program, cache, tmp_path)
+    logged = harness.run(harness.NPYTHON, [program],
+                         env_extra={"NPY_KERNEL_CACHE": str(cache), "NPY_JIT_LOG": "output_code"})
+    # Every kernel is listed, so every kernel was compiled: a loaded one has no listing.
+    assert logged.stderr.count("[npython:output_code] kernel (") == off["jit.kernels_compiled"]
+
+
+def test_the_default_directory_follows_xdg_cache_home(program, tmp_path):
+    cache_home = tmp_path / "xdg"
+    # Empty, as unset: the default (the suite sets a cache of its own).
+    got = harness.run(harness.NPYTHON, [program], env_extra={
+        "HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(cache_home), "NPY_KERNEL_CACHE": ""})
+    assert got.returncode == 0, got.stderr
+    assert kernel_files(cache_home / "npython")
+    assert not (tmp_path / "home").exists()
