@@ -1063,6 +1063,66 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   return flags.load();
 }
 
+template <typename T>
+int run_input_sums_of(const Shape& shape, int reduced, const std::vector<LoopInput>& inputs,
+                      const std::vector<LoopReduction>& reductions) {
+  const int r = static_cast<int>(shape.size());
+  const std::int64_t outer = element_count(Shape(shape.begin(), shape.end() - reduced));
+  const std::int64_t count = element_count(Shape(shape.end() - reduced, shape.end()));
+  const std::size_t sums = reductions.size();
+  const int threads = outer * count < kMinParallelWork ? 1 : host_threads();
+  // Where outer index o's operands of reduction k start.
+  auto first_operand = [&](std::size_t k, std::int64_t o) {
+    const LoopInput& in = inputs[static_cast<std::size_t>(reductions[k].operand_input)];
+    const char* at = in.data;
+    for (int d = r - reduced - 1; d >= 0; --d) {
+      at += o % shape[d] * in.strides[d];
+      o /= shape[d];
+    }
+    return reinterpret_cast<const T*>(at);
+  };
+  std::atomic<int> flags{0};
+  if (outer > 1 || threads == 1) {
+#pragma omp parallel num_threads(outer >= threads ? threads : 1)
+    {
+      std::feclearexcept(kFpFlags);
+#pragma omp for schedule(static)
+      for (std::int64_t o = 0; o < outer; ++o) {
+        for (std::size_t k = 0; k < sums; ++k) {
+          const LoopReduction& red = reductions[k];
+          store_sum(pairwise_sum_of(first_operand(k, o), count), red, count, red.data + o * sizeof(T));
+        }
+      }
+      flags.fetch_or(std::fetestexcept(kFpFlags));
+    }
+    return flags.load();
+  }
+  // One long sum: the top of the summation tree cut into subtrees run on
+  // the threads, their results combined up the same tree.
+  int depth = 0;
+  while ((std::int64_t{1} << depth) < 4 * threads) ++depth;
+  std::vector<std::pair<std::int64_t, std::int64_t>> parts;
+  subtrees(0, count, depth, parts);
+  std::vector<T> part_sums(parts.size() * sums);
+#pragma omp parallel num_threads(threads)
+  {
+    std::feclearexcept(kFpFlags);
+#pragma omp for schedule(static)
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      for (std::size_t k = 0; k < sums; ++k) {
+        part_sums[k * parts.size() + p] = pairwise_sum_of(first_operand(k, 0) + parts[p].first, parts[p].second);
+      }
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  }
+  for (std::size_t k = 0; k < sums; ++k) {
+    const std::vector<T> per_part(part_sums.begin() + k * parts.size(), part_sums.begin() + (k + 1) * parts.size());
+    std::size_t next = 0;
+    store_sum(combine_subtrees(count, depth, per_part, next), reductions[k], count, reductions[k].data);
+  }
+  return flags.load();
+}
+
 // A staged kernel's last `rem` points (fewer than a step) from point
 // `first`, on copies of the inputs that move along N whose spare points
 // repeat the last real one, so that they raise no floating-point flag of
@@ -1171,6 +1231,32 @@ bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<Loop
     if (!out.strides.empty() && out.strides.back() != itemsize(out.dtype)) return false;
   }
   return reduced_dims == 1 || shape[r - 2] % (kPairwiseBlock / std::gcd(n, kPairwiseBlock)) == 0;
+}
+
+int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                   const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions) {
+  const int r = static_cast<int>(shape.size());
+  if (!outputs.empty() || reductions.empty() || reduced_dims < 1 || reduced_dims > r ||
+      element_count(shape) == 0) {
+    return -1;
+  }
+  const DType compute = reductions[0].compute;
+  if (compute != DType::kFloat64 && compute != DType::kFloat32) return -1;
+  for (const LoopReduction& red : reductions) {
+    if ((red.op != Op::sum && red.op != Op::mean) || red.compute != compute || red.result != compute ||
+        red.operand_input < 0 || static_cast<std::size_t>(red.operand_input) >= inputs.size()) {
+      return -1;
+    }
+    const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
+    if (in.dtype != compute || static_cast<int>(in.strides.size()) != r) return -1;
+    std::int64_t step = itemsize(compute);  // contiguous over the reduced dimensions, in C order
+    for (int d = r - 1; d >= r - reduced_dims; --d) {
+      if (shape[d] > 1 && in.strides[d] != step) return -1;
+      step *= shape[d];
+    }
+  }
+  return compute == DType::kFloat64 ? run_input_sums_of<double>(shape, reduced_dims, inputs, reductions)
+                                    : run_input_sums_of<float>(shape, reduced_dims, inputs, reductions);
 }
 
 int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,

@@ -33,6 +33,9 @@ struct LoopReduction {
   DType compute = DType::kFloat64;  // the accumulation's lane type
   DType result = DType::kFloat64;
   char* data = nullptr;  // C-contiguous over the loop's outer (not reduced) dimensions
+  // The loop input whose elements are the reduction's operands as they
+  // are (of the compute type), or -1 (computed by the group's kernel).
+  int operand_input = -1;
 };
 
 // Sets the outputs' strides and picks the loop's innermost dimension: an
@@ -61,6 +64,15 @@ bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<Loop
 // contiguous along its last dimension and far larger than the caches.
 bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& outputs,
                             const std::vector<LoopReduction>& reductions);
+
+// Float sums and means of inputs as they are (operand_input), each input
+// contiguous over the reduced dimensions, in a loop without outputs: added
+// in place, in NumPy's pairwise order, on the threads, without a kernel
+// (which would only copy the operands for the driver to add). Returns the
+// floating-point flags the adds raised, or -1 when the loop is not of that
+// kind.
+int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                   const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 
 // NumPy's pairwise sum of n contiguous doubles (np.add.reduce adds it to
 // its identity, +0.0). Needs AVX2, as the backend does.

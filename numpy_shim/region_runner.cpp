@@ -618,7 +618,9 @@ class Runner {
       const jit::DType compute = jit::is_float(n.compute) || extreme ? n.compute
                                  : (n.op == jit::Op::any || n.op == jit::Op::all) ? jit::DType::kBool
                                                                                   : jit::DType::kInt64;
-      reductions.push_back({n.op, compute, n.dtype, static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a)))});
+      const auto operand = std::find(group.inputs.begin(), group.inputs.end(), n.inputs[0]);
+      reductions.push_back({n.op, compute, n.dtype, static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a))),
+                            operand == group.inputs.end() ? -1 : static_cast<int>(operand - group.inputs.begin())});
     }
     if (made.size() != group.outputs.size() + group.reductions.size()) {
       for (PyObject* o : made) Py_DECREF(o);
@@ -633,9 +635,14 @@ class Runner {
     jit::KernelOptions options;
     options.leaf_sums = jit::fits_leaf_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
     options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions);
-    const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs), options);
-    const int flags = kernel ? jit::run_kernel(*kernel, loop_shape, group.reduced_dims, inputs, outputs, reductions)
-                             : -1;
+    // Sums of inputs as they are need no kernel, unless one adds their leaves.
+    int flags = options.leaf_sums ? -1
+                                  : jit::run_input_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
+    const bool summed_inputs = flags >= 0;
+    if (!summed_inputs) {
+      const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs), options);
+      flags = kernel ? jit::run_kernel(*kernel, loop_shape, group.reduced_dims, inputs, outputs, reductions) : -1;
+    }
     if (flags < 0) {  // not compiled, or too many operands for the driver
       for (PyObject* o : made) Py_DECREF(o);
       release();
@@ -654,7 +661,8 @@ class Runner {
     for (int o : group.outputs) assign(o);
     for (int r : group.reductions) assign(r);
     static Counter& kernel_runs = counter("jit.kernel_runs");
-    kernel_runs.add();
+    static Counter& input_sum_runs = counter("jit.input_sum_runs");
+    (summed_inputs ? input_sum_runs : kernel_runs).add();
     for (int m : group.members) release_inputs_of(m, position_[group.members.back()]);
     return 1;
   }
