@@ -3,6 +3,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -228,6 +229,9 @@ void open_disk_cache(const std::string& setting) {
   if (!make_dirs(dir) || !is_private_dir(dir)) return;
   cache.build_id = id;
   cache.dir = dir;
+  // A forked child has no writer thread, and may have been forked while the
+  // writer held the queue's lock: it keeps no kernels.
+  pthread_atfork(nullptr, nullptr, [] { disk_cache().dir.clear(); });
 }
 
 const std::string& disk_cache_dir() { return disk_cache().dir; }
