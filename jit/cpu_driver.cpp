@@ -773,6 +773,16 @@ void subtrees(std::int64_t lo, std::int64_t n, int depth, std::vector<std::pair<
   subtrees(lo + n2, n - n2, depth - 1, out);
 }
 
+// The top of a sum's tree cut for `threads` threads (about four subtrees
+// each), in order; `depth`: the levels cut, for combine_subtrees.
+std::vector<std::pair<std::int64_t, std::int64_t>> thread_subtrees(std::int64_t count, int threads, int& depth) {
+  depth = 0;
+  while ((std::int64_t{1} << depth) < 4 * threads) ++depth;
+  std::vector<std::pair<std::int64_t, std::int64_t>> parts;
+  subtrees(0, count, depth, parts);
+  return parts;
+}
+
 // Adds subtree sums up the same tree.
 template <typename T>
 T combine_subtrees(std::int64_t n, int depth, const std::vector<T>& sums, std::size_t& next) {
@@ -1019,9 +1029,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   // One outer index: the top of the summation tree is cut into subtrees run
   // on the threads, and their results combine up the same tree.
   int depth = 0;
-  while ((std::int64_t{1} << depth) < 4 * threads) ++depth;
-  std::vector<std::pair<std::int64_t, std::int64_t>> parts;
-  subtrees(0, count, depth, parts);
+  const std::vector<std::pair<std::int64_t, std::int64_t>> parts = thread_subtrees(count, threads, depth);
   const std::size_t nparts = parts.size();
   std::vector<T> part_sums(nparts * kMaxOrderedSums);
   std::vector<Accumulators> part_acc(nparts, Accumulators(reductions.size()));
@@ -1100,9 +1108,7 @@ int run_input_sums_of(const Shape& shape, int reduced, const std::vector<LoopInp
   // One long sum: the top of the summation tree cut into subtrees run on
   // the threads, their results combined up the same tree.
   int depth = 0;
-  while ((std::int64_t{1} << depth) < 4 * threads) ++depth;
-  std::vector<std::pair<std::int64_t, std::int64_t>> parts;
-  subtrees(0, count, depth, parts);
+  const std::vector<std::pair<std::int64_t, std::int64_t>> parts = thread_subtrees(count, threads, depth);
   std::vector<T> part_sums(parts.size() * sums);
 #pragma omp parallel num_threads(threads)
   {
