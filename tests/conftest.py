@@ -1,5 +1,6 @@
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -12,6 +13,12 @@ import harness  # noqa: E402
 
 
 def pytest_configure(config):
+    # A suite started in the background by a non-interactive shell inherits
+    # SIGINT ignored, and so would every interpreter it runs, python3's own
+    # tests of Ctrl-C included. A handled signal is reset to its default in
+    # the programs the suite starts.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     # The kernels the suite's programs compile go to a disk cache of its
     # own, not the user's: the first program to need a kernel compiles and
     # stores it, later ones load it, so both paths run.

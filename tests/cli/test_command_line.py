@@ -129,7 +129,12 @@ def interrupt_busy_loop(interpreter, mode_env):
     assert proc.stdout.readline() == b"ready\n"
     time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # not left spinning after the test
+        proc.communicate()
+        raise
     return proc.returncode, err.decode()
 
 
