@@ -54,3 +54,20 @@ def test_plot(tmp_path):
     else:
         assert got.returncode == 0, got.stderr
         assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def test_jit_runs_share_a_fresh_kernel_cache(tmp_path):
+    # The first JIT run compiles, the second loads what it stored; the
+    # user's own cache is neither read nor written.
+    users = tmp_path / "users-cache"
+    out_json = tmp_path / "result.json"
+    got = harness.run(harness.NPYTHON, ["--bench", "--repeat", "2", "--json", str(out_json),
+                                        "sum_squares.py", "100000"],
+                      cwd=FIXTURES, timeout=300, env_extra={"NPY_KERNEL_CACHE": str(users)})
+    assert got.returncode == 0, got.stdout + got.stderr
+    stats = json.loads(out_json.read_text())["jit_stats"]
+    isa = harness.run(harness.NPYTHON, ["-c", "import npython; print(npython.host()['vector_isa'])"])
+    if isa.stdout.strip() != "sse2":
+        assert stats["jit.kernels_loaded"] >= 1
+        assert stats["jit.kernels_compiled"] == 0
+    assert not users.exists()
