@@ -72,7 +72,8 @@ struct Kernel {
   Entry paired = nullptr;
   std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
   // The machine code from `entry` on, when it runs from any address (for
-  // the disk cache); empty when it does not (it calls a function by address).
+  // the disk cache); empty when it does not (it calls a function by address)
+  // or was itself loaded from the disk cache.
   std::vector<std::uint8_t> image;
   virtual ~Kernel() = default;
 };

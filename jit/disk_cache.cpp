@@ -164,7 +164,10 @@ class Reader {
 // write and of a plausible size.
 std::optional<std::vector<std::uint8_t>> read_private_file(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
+  if (fd < 0) {
+    if (errno != ENOENT) rejected_counter().add();  // there, but not openable as ours (a link)
+    return std::nullopt;
+  }
   std::optional<std::vector<std::uint8_t>> bytes;
   struct stat st;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 022) == 0 &&
@@ -239,9 +242,7 @@ const std::string& disk_cache_dir() { return disk_cache().dir; }
 std::optional<StoredCode> load_stored_code(const std::string& key) {
   const DiskCache& cache = disk_cache();
   if (cache.dir.empty()) return std::nullopt;
-  const std::string path = file_for(key);
-  if (access(path.c_str(), F_OK) != 0) return std::nullopt;
-  const std::optional<std::vector<std::uint8_t>> file = read_private_file(path);
+  const std::optional<std::vector<std::uint8_t>> file = read_private_file(file_for(key));
   if (!file) return std::nullopt;
   StoredCode stored;
   const std::size_t body = file->size() >= sizeof(std::uint64_t) ? file->size() - sizeof(std::uint64_t) : 0;

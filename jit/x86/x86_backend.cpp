@@ -1877,7 +1877,6 @@ class X86Backend : public Backend {
     auto kernel = std::make_unique<X86Code<Code>>();
     kernel->entry = reinterpret_cast<typename Code::Entry>(executable);
     kernel->runtime = &runtime_;
-    kernel->image = image;
     return kernel;
   }
 
