@@ -63,6 +63,12 @@ struct Kernel {
   // the vector (past the caches, without reading each line first), and
   // fences them before it returns: for outputs far larger than the caches.
   bool streaming_stores = false;
+  // Reduces each row on its own (compile's `row_results`): every row starts
+  // from the accumulators at `accumulators`, which the kernel leaves as
+  // they are, and row i's end in the i + 1-th block after them (a block:
+  // kAccumulatorVectors slots per reduction). For reductions along short
+  // rows, many rows to one call.
+  bool row_results = false;
   // Some leaf_sums kernels also add two runs of rows at once, for the
   // latency of the running sums: `paired` takes slots for run A, then the
   // same slots for run B (each at its first row), and `rows` rows of each;
@@ -116,8 +122,9 @@ inline int accumulator_lanes(Op op, bool float_lanes, int lanes, int lane_bytes)
 struct KernelOptions {
   bool leaf_sums = false;         // Kernel::leaf_sums
   bool streaming_stores = false;  // Kernel::streaming_stores
+  bool row_results = false;       // Kernel::row_results (not with leaf_sums)
   bool operator==(const KernelOptions& o) const {
-    return leaf_sums == o.leaf_sums && streaming_stores == o.streaming_stores;
+    return leaf_sums == o.leaf_sums && streaming_stores == o.streaming_stores && row_results == o.row_results;
   }
 };
 

@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <type_traits>
 
 #include "jit/host.h"
 
@@ -18,6 +19,7 @@ namespace npy::jit {
 namespace {
 
 constexpr std::int64_t kSpan = 4096;
+constexpr std::int64_t kShortRow = 64;  // rows shorter run flat (element-wise) or row by row in one call (reductions)
 constexpr std::size_t kMaxSlots = 64;           // inputs + outputs + ordered sums of a kernel
 constexpr std::int64_t kMaxRowsWork = 1 << 16;  // elements of one call over whole rows (int32 lanes of narrow sums never overflow)
 constexpr std::int64_t kNoRowSteps[kMaxSlots] = {};  // for calls over one row
@@ -60,13 +62,19 @@ int lanes_for(const Kernel& kernel, const LoopReduction& r) {
 // 16-bit ones widened to 32 bits), kept in Partial::i as int64 bits.
 bool int_extreme(const LoopReduction& r) { return (r.op == Op::min || r.op == Op::max) && !is_float(r.compute); }
 
-// Whether integer a is better than b for min (max) of `compute` values.
-bool int_better(std::int64_t a, std::int64_t b, const LoopReduction& r) {
-  if (is_unsigned(r.compute) && itemsize(r.compute) == 8) {
+// Whether integer a is better than b for the smallest (`is_min`) or the
+// largest of `compute` values.
+bool int_better(std::int64_t a, std::int64_t b, bool is_min, DType compute) {
+  if (is_unsigned(compute) && itemsize(compute) == 8) {
     const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
-    return r.op == Op::min ? ua < ub : ua > ub;
+    return is_min ? ua < ub : ua > ub;
   }
-  return r.op == Op::min ? a < b : a > b;
+  return is_min ? a < b : a > b;
+}
+
+// The same for min (max) of `r`.
+bool int_better(std::int64_t a, std::int64_t b, const LoopReduction& r) {
+  return int_better(a, b, r.op == Op::min, r.compute);
 }
 
 bool arg_reduction(const LoopReduction& r) { return r.op == Op::argmin || r.op == Op::argmax; }
@@ -155,51 +163,71 @@ bool arg_better(const Partial& a, const Partial& b, const LoopReduction& r) {
     better = r.op == Op::argmin ? a.f < b.f : a.f > b.f;
     same = a.f == b.f;
   } else {
-    LoopReduction as_extreme = r;
-    as_extreme.op = r.op == Op::argmin ? Op::min : Op::max;
-    better = int_better(a.i, b.i, as_extreme);
+    better = int_better(a.i, b.i, r.op == Op::argmin, r.compute);
     same = a.i == b.i;
   }
   return better || (same && a.at < b.at);
 }
 
-Partial lanes_of(const Vector* accumulator, const LoopReduction& r, const Kernel& kernel) {
+// The best of an argmin's (`is_min`) or argmax's accumulator lanes, which
+// hold V values and I indices, as arg_better orders them: typed, for the
+// reductions along short rows, which read one accumulator per row.
+template <typename V, typename I>
+Partial best_lane(const Vector* accumulator, int lanes, bool is_min) {
+  V best{};
+  std::int64_t best_at = -1;
+  for (int k = 0; k < lanes; ++k) {
+    I lane_at;
+    std::memcpy(&lane_at, accumulator[1].bytes + sizeof(I) * k, sizeof(I));
+    const std::int64_t at = lane_at;
+    if (at < 0) continue;
+    V x;
+    std::memcpy(&x, accumulator[0].bytes + sizeof(V) * k, sizeof(V));
+    bool better = best_at < 0;
+    if (!better) {
+      if constexpr (std::is_floating_point_v<V>) {
+        better = std::isnan(best) ? std::isnan(x) && at < best_at
+                                  : std::isnan(x) || (is_min ? x < best : x > best) || (x == best && at < best_at);
+      } else {
+        better = (is_min ? x < best : x > best) || (x == best && at < best_at);
+      }
+    }
+    if (better) {
+      best = x;
+      best_at = at;
+    }
+  }
+  Partial p;
+  p.at = best_at;
+  if constexpr (std::is_floating_point_v<V>) {
+    p.f = best;
+  } else {
+    p.i = static_cast<std::int64_t>(best);
+  }
+  return p;
+}
+
+// `used`: the lanes that can hold more than the identity (the others are
+// left out), at most the kernel's.
+Partial lanes_of(const Vector* accumulator, const LoopReduction& r, const Kernel& kernel, int used = kMaxVectorBytes) {
   const int lane_bytes = kernel.lane_bytes;
   const Vector& v = accumulator[0];
   Partial p;
-  const int lanes = lanes_for(kernel, r);
+  const int lanes = std::min(used, lanes_for(kernel, r));
   const bool wide = lane_bytes == 8;
   if (arg_reduction(r)) {
-    for (int k = 0; k < lanes; ++k) {
-      Partial lane;
-      if (wide) {
-        std::memcpy(&lane.at, accumulator[1].bytes + 8 * k, 8);
-        if (is_float(r.compute)) {
-          std::memcpy(&lane.f, v.bytes + 8 * k, 8);
-        } else {
-          std::memcpy(&lane.i, v.bytes + 8 * k, 8);
-        }
-      } else {
-        std::int32_t at;
-        std::memcpy(&at, accumulator[1].bytes + 4 * k, 4);
-        lane.at = at;
-        if (is_float(r.compute)) {
-          float f;
-          std::memcpy(&f, v.bytes + 4 * k, 4);
-          lane.f = f;
-        } else if (is_unsigned(r.compute)) {
-          std::uint32_t u;
-          std::memcpy(&u, v.bytes + 4 * k, 4);
-          lane.i = u;
-        } else {
-          std::int32_t x;
-          std::memcpy(&x, v.bytes + 4 * k, 4);
-          lane.i = x;
-        }
-      }
-      if (arg_better(lane, p, r)) p = lane;
+    const bool is_min = r.op == Op::argmin;
+    if (is_float(r.compute)) {
+      return wide ? best_lane<double, std::int64_t>(accumulator, lanes, is_min)
+                  : best_lane<float, std::int32_t>(accumulator, lanes, is_min);
     }
-    return p;
+    if (wide) {
+      return is_unsigned(r.compute) && itemsize(r.compute) == 8
+                 ? best_lane<std::uint64_t, std::int64_t>(accumulator, lanes, is_min)
+                 : best_lane<std::int64_t, std::int64_t>(accumulator, lanes, is_min);
+    }
+    return is_unsigned(r.compute) ? best_lane<std::uint32_t, std::int32_t>(accumulator, lanes, is_min)
+                                  : best_lane<std::int32_t, std::int32_t>(accumulator, lanes, is_min);
   }
   if (int_extreme(r)) {
     auto lane_i = [&](int k) -> std::int64_t {
@@ -345,6 +373,62 @@ void pack_typed(char* dst, const char* src, std::int64_t stride, std::int64_t n)
   for (; k < n; ++k, src += stride) std::memcpy(out + k, src, sizeof(T));
 }
 
+// Multi-index of flat row `row` over dims [0, count).
+void unflatten(std::int64_t row, const Shape& shape, std::size_t count, std::int64_t* index) {
+  for (std::size_t d = count; d-- > 0;) {
+    index[d] = row % shape[d];
+    row /= shape[d];
+  }
+}
+
+// Copies elements [first, first + n) of `in` (gathered: LoopInput), in C
+// order, into contiguous `dst`.
+template <typename T>
+void gather_typed(char* dst, const LoopInput& in, std::int64_t first, std::int64_t n) {
+  const Shape& shape = in.gather_shape;
+  const std::vector<std::int64_t>& strides = in.gather_strides;
+  const std::size_t rank = shape.size();
+  std::vector<std::int64_t> index(rank);
+  unflatten(first, shape, rank, index.data());
+  const char* row = in.data;
+  for (std::size_t d = 0; d + 1 < rank; ++d) row += index[d] * strides[d];
+  const std::int64_t length = shape[rank - 1];
+  const std::int64_t step = strides[rank - 1];
+  T* out = reinterpret_cast<T*>(dst);
+  for (std::int64_t j = index[rank - 1]; n > 0; j = 0) {
+    const std::int64_t take = std::min(length - j, n);
+    const char* src = row + j * step;
+    // Element by element: rows are short (a call to memcpy took longer
+    // than copying a row of three).
+    if (step == sizeof(T)) {
+      for (std::int64_t k = 0; k < take; ++k) std::memcpy(out + k, src + k * sizeof(T), sizeof(T));
+    } else if (step == 0) {
+      T value;
+      std::memcpy(&value, src, sizeof(T));
+      std::fill(out, out + take, value);
+    } else {
+      for (std::int64_t k = 0; k < take; ++k) std::memcpy(out + k, src + k * step, sizeof(T));
+    }
+    out += take;
+    n -= take;
+    for (std::size_t d = rank - 1; n > 0 && d-- > 0;) {  // the next row
+      row += strides[d];
+      if (++index[d] < shape[d]) break;
+      row -= shape[d] * strides[d];
+      index[d] = 0;
+    }
+  }
+}
+
+void gather(char* dst, const LoopInput& in, std::int64_t first, std::int64_t n) {
+  switch (itemsize(in.dtype)) {
+    case 8: gather_typed<std::uint64_t>(dst, in, first, n); break;
+    case 4: gather_typed<std::uint32_t>(dst, in, first, n); break;
+    case 2: gather_typed<std::uint16_t>(dst, in, first, n); break;
+    default: gather_typed<std::uint8_t>(dst, in, first, n); break;
+  }
+}
+
 // Copies n elements `stride` bytes apart into contiguous `dst`.
 void pack(char* dst, const char* src, std::int64_t stride, std::int64_t n, int size) {
   switch (size) {
@@ -416,11 +500,12 @@ struct Loop {
       for (std::size_t d = 0; d + 1 < rank; ++d) p += index[d] * in.strides[d];
       const std::int64_t inner = rank ? in.strides[rank - 1] : 0;
       p += lo * inner;
-      if (packed[i]) {
-        const int size = itemsize(in.dtype);
-        char* dst = s.packed[i];
-        pack(dst, p, inner, hi - lo, size);
-        p = dst;
+      if (!in.gather_shape.empty()) {
+        gather(s.packed[i], in, lo, hi - lo);
+        p = s.packed[i];
+      } else if (packed[i]) {
+        pack(s.packed[i], p, inner, hi - lo, itemsize(in.dtype));
+        p = s.packed[i];
       }
       slots[i] = const_cast<char*>(p);
     }
@@ -570,14 +655,6 @@ struct Loop {
     return s;
   }
 };
-
-// Multi-index of flat row `row` over dims [0, count).
-void unflatten(std::int64_t row, const Shape& shape, std::size_t count, std::int64_t* index) {
-  for (std::size_t d = count; d-- > 0;) {
-    index[d] = row % shape[d];
-    row /= shape[d];
-  }
-}
 
 // NumPy's pairwise summation (loops_utils.h.src): up to 8 elements added
 // in turn, up to 128 in eight running sums, more split in two at a multiple
@@ -800,18 +877,152 @@ void store_sum(T value, const LoopReduction& r, std::int64_t count, char* at) {
   std::memcpy(at, &value, sizeof(T));
 }
 
-// Whether every input and output steps along the last two loop dimensions
-// as along one: the one before last by whole rows.
-bool last_two_merge(const Loop& loop, const Shape& shape) {
+// Whether every input and output (their byte strides) steps along the last
+// two loop dimensions as along one: the one before last by whole rows.
+bool last_two_merge(const Shape& shape, const std::vector<LoopInput>& inputs,
+                    const std::vector<std::vector<std::int64_t>>& out_strides) {
   const std::size_t r = shape.size();
   if (r < 2) return false;
-  for (const LoopInput& in : loop.inputs) {
+  for (const LoopInput& in : inputs) {
     if (in.strides[r - 2] != shape[r - 1] * in.strides[r - 1]) return false;
   }
-  for (const std::vector<std::int64_t>& strides : loop.out_strides) {
+  for (const std::vector<std::int64_t>& strides : out_strides) {
     if (strides[r - 2] != shape[r - 1] * strides[r - 1]) return false;
   }
   return true;
+}
+
+// Copies `count` rows of n elements (`row_stride` and `stride` bytes apart)
+// into rows of `width` elements at `dst`, the spare ones repeating the
+// row's last element.
+template <typename U>
+void pad_rows_typed(char* dst, const char* src, std::int64_t row_stride, std::int64_t stride, std::int64_t count,
+                    std::int64_t n, std::int64_t width) {
+  U* out = reinterpret_cast<U*>(dst);
+  for (std::int64_t q = 0; q < count; ++q, src += row_stride, out += width) {
+    for (std::int64_t k = 0; k < n; ++k) std::memcpy(out + k, src + k * stride, sizeof(U));
+    for (std::int64_t k = n; k < width; ++k) out[k] = out[n - 1];
+  }
+}
+
+void pad_rows(char* dst, const char* src, std::int64_t row_stride, std::int64_t stride, std::int64_t count,
+              std::int64_t n, std::int64_t width, int size) {
+  switch (size) {
+    case 8: pad_rows_typed<std::uint64_t>(dst, src, row_stride, stride, count, n, width); break;
+    case 4: pad_rows_typed<std::uint32_t>(dst, src, row_stride, stride, count, n, width); break;
+    case 2: pad_rows_typed<std::uint16_t>(dst, src, row_stride, stride, count, n, width); break;
+    default: pad_rows_typed<std::uint8_t>(dst, src, row_stride, stride, count, n, width); break;
+  }
+}
+
+// The reductions of a row_results kernel (backend.h) along short last rows:
+// blocks of rows to a call, each row padded to whole vectors (spare lanes
+// repeat its last element, and the lane mask leaves them out), in place
+// where an input's rows are whole vectors already or do not move along a
+// row. Float sums take the operands the kernel writes, in NumPy's order.
+template <typename T>
+int run_row_results(const Loop& loop, const Shape& shape, const std::vector<LoopReduction>& reductions,
+                    int threads) {
+  const Kernel& kernel = loop.kernel;
+  const std::size_t r = shape.size();
+  const std::int64_t J = shape[r - 1], M = shape[r - 2];
+  const int lanes = kernel.lanes;
+  const std::int64_t vectors = (J + lanes - 1) / lanes;
+  const std::int64_t width = vectors * lanes;  // a padded row
+  if (r < 2 || J == 0 || (J > lanes && J != width)) return -1;
+  const std::size_t nin = loop.inputs.size();
+  const std::size_t nred = reductions.size();
+  const std::size_t block = nred * kAccumulatorVectors;  // Vectors per row's accumulators
+  // The rows' accumulators stay in the first-level cache until read.
+  constexpr std::int64_t kAccumulatorCacheBytes = 16 << 10;
+  const std::int64_t per_call =
+      std::min({M, std::max<std::int64_t>(1, kSpan / width),
+                std::max<std::int64_t>(1, kAccumulatorCacheBytes / static_cast<std::int64_t>(block * sizeof(Vector)))});
+  const std::int64_t calls_per_sweep = (M + per_call - 1) / per_call;  // a sweep: the rows of dim r - 2
+  const std::int64_t items = element_count(shape) / (M * J) * calls_per_sweep;
+  std::vector<int> ordered_index(nred, -1);
+  int ordered = 0;
+  for (std::size_t k = 0; k < nred; ++k) {
+    const Op op = reductions[k].op;
+    if ((op == Op::sum || op == Op::mean) && is_float(reductions[k].compute)) ordered_index[k] = ordered++;
+  }
+  std::vector<bool> in_place(nin);
+  for (std::size_t i = 0; i < nin; ++i) {
+    const LoopInput& in = loop.inputs[i];
+    in_place[i] = loop.broadcast[i] || (J == width && in.strides[r - 1] == itemsize(in.dtype));
+  }
+  const int used_lanes = static_cast<int>(std::min<std::int64_t>(J, lanes));
+  Vector mask{};
+  for (std::int64_t k = 0; k < used_lanes; ++k) {
+    std::memset(mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
+  }
+  std::atomic<int> flags{0};
+#pragma omp parallel num_threads(items >= threads ? threads : 1)
+  {
+    std::feclearexcept(kFpFlags);
+    std::vector<Vector> padded;  // per input not read in place: per_call padded rows
+    std::vector<char*> padded_at(nin, nullptr);
+    std::size_t padded_vectors = 0;
+    for (std::size_t i = 0; i < nin; ++i) {
+      if (!in_place[i]) padded_vectors += (per_call * width * itemsize(loop.inputs[i].dtype) + sizeof(Vector) - 1) / sizeof(Vector);
+    }
+    padded.resize(padded_vectors + static_cast<std::size_t>(ordered) *
+                                       ((per_call * width * sizeof(T) + sizeof(Vector) - 1) / sizeof(Vector)));
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < nin; ++i) {
+      if (in_place[i]) continue;
+      padded_at[i] = reinterpret_cast<char*>(padded.data() + at);
+      at += (per_call * width * itemsize(loop.inputs[i].dtype) + sizeof(Vector) - 1) / sizeof(Vector);
+    }
+    T* operands = reinterpret_cast<T*>(padded.data() + at);  // per ordered sum: per_call padded rows
+    std::vector<Vector> acc((static_cast<std::size_t>(per_call) + 1) * block);
+    for (std::size_t k = 0; k < nred; ++k) init_accumulator(&acc[k * kAccumulatorVectors], reductions[k], kernel);
+    std::vector<std::int64_t> index(r);
+    void* slots[kMaxSlots];
+    std::int64_t steps[kMaxSlots];
+#pragma omp for schedule(static)
+    for (std::int64_t item = 0; item < items; ++item) {
+      const std::int64_t first = item % calls_per_sweep * per_call;
+      const std::int64_t count = std::min(per_call, M - first);
+      const std::int64_t first_row = item / calls_per_sweep * M + first;  // over dims [0, r - 1)
+      unflatten(first_row, shape, r - 1, index.data());
+      for (std::size_t i = 0; i < nin; ++i) {
+        const LoopInput& in = loop.inputs[i];
+        const char* base = in.data;
+        for (std::size_t d = 0; d + 1 < r; ++d) base += index[d] * in.strides[d];
+        const int size = itemsize(in.dtype);
+        if (in_place[i]) {
+          slots[i] = const_cast<char*>(base);
+          steps[i] = loop.broadcast[i] ? in.strides[r - 2] : in.strides[r - 2] - J * size;
+          continue;
+        }
+        pad_rows(padded_at[i], base, in.strides[r - 2], in.strides[r - 1], count, J, width, size);
+        slots[i] = padded_at[i];
+        steps[i] = 0;
+      }
+      for (int k = 0; k < ordered; ++k) {
+        slots[nin + k] = operands + k * per_call * width;
+        steps[nin + k] = 0;
+      }
+      kernel.entry(slots, vectors, acc.data(), &mask, count, steps, 0);
+      for (std::size_t k = 0; k < nred; ++k) {
+        const LoopReduction& red = reductions[k];
+        const int size = itemsize(red.result);
+        char* result = red.data + first_row * size;
+        if (ordered_index[k] >= 0) {
+          const T* sums = operands + ordered_index[k] * per_call * width;
+          for (std::int64_t q = 0; q < count; ++q) store_sum(pairwise_leaf(sums + q * width, J), red, J, result + q * size);
+          continue;
+        }
+        for (std::int64_t q = 0; q < count; ++q) {
+          const Partial p = lanes_of(&acc[(q + 1) * block + k * kAccumulatorVectors], red, kernel, used_lanes);
+          store_result(p, red, J, result + q * size);
+        }
+      }
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  }
+  return flags.load();
 }
 
 // Float sums over a last axis short enough for one leaf of NumPy's pairwise
@@ -978,7 +1189,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   if (loop.kernel.leaf_sums) return run_leaf_sums<T>(loop, shape, reduced, reductions, threads);
   const int r = static_cast<int>(shape.size());
   if (reduced == 1 && loop.ordered == static_cast<int>(reductions.size()) && shape[r - 1] <= kPairwiseBlock &&
-      !loop.kernel.uses_index && last_two_merge(loop, shape)) {
+      !loop.kernel.uses_index && last_two_merge(shape, loop.inputs, loop.out_strides)) {
     return run_short_sums<T>(loop, shape, reductions, threads);
   }
   const std::int64_t outer = element_count(Shape(shape.begin(), shape.end() - reduced));
@@ -1179,14 +1390,44 @@ void order_loop(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOu
     out.strides.assign(r, itemsize(out.dtype));
     for (int d = r - 2; d >= 0; --d) out.strides[d] = out.strides[d + 1] * shape[d + 1];
   }
-  if (keep_order || r < 2 || shape[r - 1] >= 64) return;
+  if (keep_order || r < 2 || shape[r - 1] >= kShortRow) return;
   int widest = r - 1;
   for (int d = 0; d < r; ++d) {
     if (shape[d] > shape[widest]) widest = d;
   }
-  std::swap(shape[widest], shape[r - 1]);
-  for (LoopInput& in : inputs) std::swap(in.strides[widest], in.strides[r - 1]);
-  for (LoopOutput& out : outputs) std::swap(out.strides[widest], out.strides[r - 1]);
+  std::int64_t after_widest = 1;
+  for (int d = widest + 1; d < r; ++d) after_widest *= shape[d];
+  if (widest != r - 1 && after_widest == 1) {
+    std::swap(shape[widest], shape[r - 1]);
+    for (LoopInput& in : inputs) std::swap(in.strides[widest], in.strides[r - 1]);
+    for (LoopOutput& out : outputs) std::swap(out.strides[widest], out.strides[r - 1]);
+    return;
+  }
+  // Flat. Each input's layout without dimensions of one element, and with
+  // dimensions merged where one steps over the next whole.
+  for (LoopInput& in : inputs) {
+    Shape dims;
+    std::vector<std::int64_t> strides;
+    for (int d = 0; d < r; ++d) {
+      if (shape[d] == 1) continue;
+      if (!dims.empty() && strides.back() == in.strides[d] * shape[d]) {
+        dims.back() *= shape[d];
+        strides.back() = in.strides[d];
+      } else {
+        dims.push_back(shape[d]);
+        strides.push_back(in.strides[d]);
+      }
+    }
+    if (dims.size() <= 1) {
+      in.strides.assign(1, dims.empty() ? 0 : strides[0]);
+    } else {
+      in.strides.assign(1, itemsize(in.dtype));
+      in.gather_shape = std::move(dims);
+      in.gather_strides = std::move(strides);
+    }
+  }
+  shape = {element_count(shape)};
+  for (LoopOutput& out : outputs) out.strides.assign(1, itemsize(out.dtype));
 }
 
 std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs) {
@@ -1237,6 +1478,20 @@ bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<Loop
     if (!out.strides.empty() && out.strides.back() != itemsize(out.dtype)) return false;
   }
   return reduced_dims == 1 || shape[r - 2] % (kPairwiseBlock / std::gcd(n, kPairwiseBlock)) == 0;
+}
+
+bool fits_row_results(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                      const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions,
+                      int lanes) {
+  const std::size_t r = shape.size();
+  if (reductions.empty() || !outputs.empty() || reduced_dims != 1 || r < 2 || lanes < 1) return false;
+  const std::int64_t J = shape[r - 1];
+  if (J == 0 || J >= kShortRow || (J > lanes && J % lanes != 0) || shape[r - 2] < 2) return false;
+  // Float sums alone over rows that merge go to run_short_sums, as fast.
+  const bool float_sums = std::all_of(reductions.begin(), reductions.end(), [](const LoopReduction& red) {
+    return (red.op == Op::sum || red.op == Op::mean) && is_float(red.compute);
+  });
+  return !(float_sums && last_two_merge(shape, inputs, {}));
 }
 
 int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
@@ -1304,7 +1559,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const std::int64_t inner = inputs[i].strides.back();
-    loop.packed.push_back(inner != 0 && inner != itemsize(inputs[i].dtype));
+    loop.packed.push_back(!inputs[i].gather_shape.empty() || (inner != 0 && inner != itemsize(inputs[i].dtype)));
   }
   std::memset(loop.all_lanes.bytes, 0xff, sizeof loop.all_lanes);
   for (const LoopOutput& out : outputs) {
@@ -1330,6 +1585,11 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
       for (std::int64_t o = 0; o < outer; ++o) store_result(p, red, 0, red.data + o * itemsize(red.result));
     }
     return 0;
+  }
+  if (kernel.row_results) {
+    if (reduced != 1 || !outputs.empty()) return -1;
+    return kernel.lane_bytes == 8 ? run_row_results<double>(loop, shape, reductions, threads)
+                                  : run_row_results<float>(loop, shape, reductions, threads);
   }
   if (!reductions.empty()) {
     return kernel.lane_bytes == 8 ? run_reductions<double>(loop, shape, reduced, reductions, threads)

@@ -20,6 +20,12 @@ struct LoopInput {
   const char* data = nullptr;
   std::vector<std::int64_t> strides;  // bytes, one per loop dimension (0: broadcast)
   DType dtype = DType::kFloat64;
+  // In a loop order_loop made flat: where the elements lie, as dimensions
+  // (outermost first) and their byte strides, when they are neither one
+  // value nor contiguous. The driver gathers them into scratch, span by
+  // span, and `strides` says {item size}.
+  Shape gather_shape;
+  std::vector<std::int64_t> gather_strides;
 };
 
 struct LoopOutput {
@@ -38,11 +44,14 @@ struct LoopReduction {
   int operand_input = -1;
 };
 
-// Sets the outputs' strides and picks the loop's innermost dimension: an
-// element-wise loop whose last dimension is tiny runs along its largest one
-// instead (X - means[:, None] over (2, n, 2) runs along n), unless
-// `keep_order` (a loop that reduces over its last dimensions, or computes
-// from indices along it). Kernels are compiled for the loop as ordered here.
+// Sets the outputs' strides and picks the loop's innermost dimension. An
+// element-wise loop whose last dimension is short (under 64) runs along its
+// largest one instead where the outputs stay contiguous along it (x[:, 0:1]
+// + y over (n, 1)), and otherwise flat: its elements in C order as one long
+// row (B[:, :6] * 2 over (n, 6)), the outputs written in place and inputs
+// that are not contiguous gathered. Not with `keep_order` (a loop that
+// reduces over its last dimensions, or computes from indices along it).
+// Kernels are compiled for the loop as ordered here.
 void order_loop(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs,
                 bool keep_order);
 
@@ -58,6 +67,13 @@ std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs);
 // calls take rows along it).
 bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                     const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
+
+// Whether the loop's kernel should reduce row by row (Kernel::row_results):
+// reductions alone along the last dimension, of rows under 64 elements that
+// are at most one vector of `lanes` or whole vectors, many of them.
+bool fits_row_results(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                      const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions,
+                      int lanes);
 
 // Whether the loop's kernel should write its outputs past the caches
 // (Kernel::streaming_stores): an element-wise loop whose outputs are

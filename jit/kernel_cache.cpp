@@ -35,7 +35,7 @@ bool uses_disk_cache() { return !disk_cache_dir().empty() && !log_enabled(LogCha
 
 // A Kernel's facts, in this order; the paired function as its offset from
 // the entry (-1: none).
-enum KernelFact { kLanes, kLaneBytes, kUsesIndex, kLeafSums, kStreamingStores, kPairedOffset, kKernelFacts };
+enum KernelFact { kLanes, kLaneBytes, kUsesIndex, kLeafSums, kStreamingStores, kRowResults, kPairedOffset, kKernelFacts };
 
 StoredCode stored_form(const Kernel& kernel) {
   std::vector<std::int64_t> facts(kKernelFacts);
@@ -44,6 +44,7 @@ StoredCode stored_form(const Kernel& kernel) {
   facts[kUsesIndex] = kernel.uses_index;
   facts[kLeafSums] = kernel.leaf_sums;
   facts[kStreamingStores] = kernel.streaming_stores;
+  facts[kRowResults] = kernel.row_results;
   facts[kPairedOffset] = kernel.paired ? reinterpret_cast<std::intptr_t>(kernel.paired) -
                                              reinterpret_cast<std::intptr_t>(kernel.entry)
                                        : -1;
@@ -63,6 +64,7 @@ void from_stored_form(Backend& backend, const StoredCode& stored, std::unique_pt
   kernel->uses_index = facts[kUsesIndex] != 0;
   kernel->leaf_sums = facts[kLeafSums] != 0;
   kernel->streaming_stores = facts[kStreamingStores] != 0;
+  kernel->row_results = facts[kRowResults] != 0;
   if (facts[kPairedOffset] >= 0) {
     kernel->paired = reinterpret_cast<Kernel::Entry>(reinterpret_cast<std::intptr_t>(kernel->entry) +
                                                      facts[kPairedOffset]);
@@ -94,7 +96,7 @@ const Kernel* kernel_for(Backend& backend, const Region& region, const Group& gr
   // say it again.
   const std::string key = std::string(backend.name()) + "|c" + std::to_string(group.fuse_class) + "|l" +
                           std::to_string(backend.lanes(group)) + (options.leaf_sums ? "|leaves" : "") +
-                          (options.streaming_stores ? "|streaming" : "") + "|" +
+                          (options.streaming_stores ? "|streaming" : "") + (options.row_results ? "|rows" : "") + "|" +
                           group_key(region, group, broadcast_inner);
   return cached_code(
       cache, backend, key, [&] { return backend.compile(region, group, broadcast_inner, options); },

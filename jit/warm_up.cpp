@@ -52,7 +52,7 @@ void warm_up() {
     // driver's code and its library calls get ready too.
     std::vector<double> data(64, 1.0);
     double result = 0;
-    const std::vector<LoopInput> inputs = {{reinterpret_cast<const char*>(data.data()), {8}, DType::kFloat64}};
+    const std::vector<LoopInput> inputs = {{reinterpret_cast<const char*>(data.data()), {8}, DType::kFloat64, {}, {}}};
     const std::vector<LoopReduction> reductions = {{Op::sum, DType::kFloat64, DType::kFloat64,
                                                     reinterpret_cast<char*>(&result)}};
     run_kernel(*kernel, step.group.shape, step.group.reduced_dims, inputs, {}, reductions);

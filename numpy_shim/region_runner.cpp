@@ -635,6 +635,8 @@ class Runner {
     jit::KernelOptions options;
     options.leaf_sums = jit::fits_leaf_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
     options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions);
+    options.row_results = !options.leaf_sums && jit::fits_row_results(loop_shape, group.reduced_dims, inputs, outputs,
+                                                                      reductions, backend.lanes(group));
     // Sums of inputs as they are need no kernel, unless one adds their leaves.
     int flags = options.leaf_sums ? -1
                                   : jit::run_input_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);

@@ -157,7 +157,7 @@ class KernelBuilder {
                 bool paired = false)
       : cc_(cc), vc_(cc, vector_bits), vc256_(cc, 256), region_(region), group_(group), broadcast_(broadcast_inner),
         bits_(bits), lanes_(vector_bits / bits), leaf_sums_(options.leaf_sums),
-        streaming_(options.streaming_stores), paired_(paired) {}
+        streaming_(options.streaming_stores), row_results_(options.row_results), paired_(paired) {}
 
   // The function build() made.
   Label label() const { return label_; }
@@ -201,6 +201,11 @@ class KernelBuilder {
         code.load(a, code.at(acc, accumulator_offset(r, k)));
         accumulators_.push_back(a);
       }
+    }
+    x86::Gp row_acc;  // row_results_: where the row's accumulators go
+    if (row_results_) {
+      row_acc = cc_.newIntPtr("row_acc");
+      cc_.lea(row_acc, x86::ptr(acc, accumulator_offset(group_.reductions.size(), 0)));
     }
     if (!group_.reductions.empty()) {
       lane_mask_ = vc_.new_vec("lane_mask");
@@ -314,6 +319,19 @@ class KernelBuilder {
       }
       if (paired_) swap_sides();
     }
+    if (row_results_) {
+      std::size_t next = 0;
+      for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
+        const Node& node = region_.nodes[group_.reductions[r]];
+        const VectorCode& code = accumulator_code(node);
+        const int vectors = is_arg_reduction(node) ? kAccumulatorVectors : 1;
+        for (int k = 0; k < vectors; ++k, ++next) {
+          code.store(code.at(row_acc, accumulator_offset(r, k)), accumulators_[next]);
+          code.load(accumulators_[next], code.at(acc, accumulator_offset(r, k)));
+        }
+      }
+      cc_.add(row_acc, accumulator_offset(group_.reductions.size(), 0));
+    }
     cc_.dec(rows);
     cc_.jnz(row);
     if (leaf_sums_) {
@@ -328,7 +346,7 @@ class KernelBuilder {
     }
     if (streaming_) cc_.sfence();  // the stores are weakly ordered: done before the caller goes on
     std::size_t next = 0;
-    for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
+    for (std::size_t r = 0; r < group_.reductions.size() && !row_results_; ++r) {
       const Node& node = region_.nodes[group_.reductions[r]];
       const VectorCode& code = accumulator_code(node);
       const int vectors = is_arg_reduction(node) ? kAccumulatorVectors : 1;
@@ -1217,6 +1235,7 @@ class KernelBuilder {
   const int lanes_;
   const bool leaf_sums_;
   const bool streaming_;  // Kernel::streaming_stores
+  const bool row_results_;  // Kernel::row_results
   const bool paired_;
   Label label_;
   struct Side {
@@ -1791,6 +1810,7 @@ class X86Backend : public Backend {
   std::unique_ptr<Kernel> compile(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner,
                                   KernelOptions options) override {
     const bool leaf_sums = options.leaf_sums;
+    if (leaf_sums && options.row_results) return nullptr;
     auto kernel = std::make_unique<X86Code<Kernel>>();
     const int bits = group.fuse_class;
     const bool pairs = leaf_sums && can_pair_leaves(region, group);
@@ -1813,6 +1833,7 @@ class X86Backend : public Backend {
     kernel->uses_index = uses_index(region, group);
     kernel->leaf_sums = leaf_sums;
     kernel->streaming_stores = options.streaming_stores;
+    kernel->row_results = options.row_results;
     return kernel;
   }
 

@@ -427,6 +427,8 @@ class Runner {
     KernelOptions options;
     options.leaf_sums = fits_leaf_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
     options.streaming_stores = streaming_ && reductions.empty();
+    options.row_results = !options.leaf_sums && fits_row_results(loop_shape, group.reduced_dims, inputs, outputs,
+                                                                 reductions, backend_.lanes(group));
     const bool leaf_sums = options.leaf_sums;
     std::unique_ptr<Kernel>& kernel = kernels_[step_];
     if (!kernel) kernel = backend_.compile(region, group, broadcast_inner(inputs), options);
@@ -436,7 +438,8 @@ class Runner {
     }
     if (!paired_) kernel->paired = nullptr;
     out.kernels.push_back(std::to_string(kernel->lanes) + (leaf_sums ? ",leaves" : "") +
-                          (kernel->paired ? ",paired" : "") + (kernel->streaming_stores ? ",streaming" : ""));
+                          (kernel->paired ? ",paired" : "") + (kernel->streaming_stores ? ",streaming" : "") +
+                          (kernel->row_results ? ",rows" : ""));
     if (g_listing) std::printf("%s, %d lanes:\n%s\n", backend_.name(), kernel->lanes, kernel->listing.c_str());
     if (compile_only) return;
     const int flags =
