@@ -1256,6 +1256,9 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
   }
+  // The parts combine on this thread: their flags too (sums of finite
+  // parts can overflow).
+  std::feclearexcept(kFpFlags);
   T sums[kMaxOrderedSums];
   for (int k = 0; k < ordered; ++k) {
     std::vector<T> per_part(nparts);
@@ -1279,6 +1282,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   for (std::size_t k = 0; k < reductions.size(); ++k) {
     if (ordered_index[k] >= 0) store_sum(sums[ordered_index[k]], reductions[k], count, reductions[k].data);
   }
+  flags.fetch_or(std::fetestexcept(kFpFlags));
   return flags.load();
 }
 
@@ -1332,10 +1336,50 @@ int run_input_sums_of(const Shape& shape, int reduced, const std::vector<LoopInp
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
   }
+  std::feclearexcept(kFpFlags);  // the parts' sums add on this thread
   for (std::size_t k = 0; k < sums; ++k) {
     const std::vector<T> per_part(part_sums.begin() + k * parts.size(), part_sums.begin() + (k + 1) * parts.size());
     std::size_t next = 0;
     store_sum(combine_subtrees(count, depth, per_part, next), reductions[k], count, reductions[k].data);
+  }
+  flags.fetch_or(std::fetestexcept(kFpFlags));
+  return flags.load();
+}
+
+// Sums over all of a flat loop whose operands are inputs as they are, of
+// two dimensions that do not merge (x[:, :3].sum()): in NumPy's order. NumPy's reduction copies such an input to a buffer of whole rows
+// at a time (8,192 elements at most, its default buffer size), adds each
+// buffer pairwise, and adds the buffers' sums one after another to its
+// identity. Buffers are summed on the threads.
+template <typename T>
+int run_buffered_sums(std::int64_t count, const std::vector<LoopInput>& inputs,
+                      const std::vector<LoopReduction>& reductions) {
+  constexpr std::int64_t kNumpyBufferSize = 8192;
+  const int threads = count < kMinParallelWork ? 1 : host_threads();
+  std::atomic<int> flags{0};
+  for (const LoopReduction& red : reductions) {
+    const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
+    const std::int64_t row = in.gather_shape.back();  // under kShortRow
+    const std::int64_t buffer = kNumpyBufferSize / row * row;
+    const std::int64_t buffers = (count + buffer - 1) / buffer;
+    std::vector<T> sums(static_cast<std::size_t>(buffers));
+#pragma omp parallel num_threads(buffers >= threads ? threads : 1)
+    {
+      std::feclearexcept(kFpFlags);
+      std::unique_ptr<T[]> copy(new T[static_cast<std::size_t>(buffer)]);
+#pragma omp for schedule(static)
+      for (std::int64_t b = 0; b < buffers; ++b) {
+        const std::int64_t n = std::min(buffer, count - b * buffer);
+        gather(reinterpret_cast<char*>(copy.get()), in, b * buffer, n);
+        sums[static_cast<std::size_t>(b)] = pairwise_sum_of(copy.get(), n);
+      }
+      flags.fetch_or(std::fetestexcept(kFpFlags));
+    }
+    std::feclearexcept(kFpFlags);
+    T total = 0;
+    for (const T s : sums) total += s;
+    store_sum(total, red, count, red.data);
+    flags.fetch_or(std::fetestexcept(kFpFlags));
   }
   return flags.load();
 }
@@ -1381,30 +1425,12 @@ void run_staged_tail(const StagedKernel& kernel, const Shape& shape, const std::
   std::memcpy(labels, step_labels.data(), rem * sizeof(std::int64_t));
 }
 
-}  // namespace
-
-void order_loop(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs,
-                bool keep_order) {
+// Makes the loop flat (order_loop): one dimension of all its elements in C
+// order. Each input's layout loses its dimensions of one element and merges
+// dimensions where one steps over the next whole; what is left of more
+// than one dimension is gathered.
+void make_flat(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs) {
   const int r = static_cast<int>(shape.size());
-  for (LoopOutput& out : outputs) {
-    out.strides.assign(r, itemsize(out.dtype));
-    for (int d = r - 2; d >= 0; --d) out.strides[d] = out.strides[d + 1] * shape[d + 1];
-  }
-  if (keep_order || r < 2 || shape[r - 1] >= kShortRow) return;
-  int widest = r - 1;
-  for (int d = 0; d < r; ++d) {
-    if (shape[d] > shape[widest]) widest = d;
-  }
-  std::int64_t after_widest = 1;
-  for (int d = widest + 1; d < r; ++d) after_widest *= shape[d];
-  if (widest != r - 1 && after_widest == 1) {
-    std::swap(shape[widest], shape[r - 1]);
-    for (LoopInput& in : inputs) std::swap(in.strides[widest], in.strides[r - 1]);
-    for (LoopOutput& out : outputs) std::swap(out.strides[widest], out.strides[r - 1]);
-    return;
-  }
-  // Flat. Each input's layout without dimensions of one element, and with
-  // dimensions merged where one steps over the next whole.
   for (LoopInput& in : inputs) {
     Shape dims;
     std::vector<std::int64_t> strides;
@@ -1428,6 +1454,46 @@ void order_loop(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOu
   }
   shape = {element_count(shape)};
   for (LoopOutput& out : outputs) out.strides.assign(1, itemsize(out.dtype));
+}
+
+// Whether a reduction over all of a loop comes out the same over the loop
+// made flat, where elements meet other ones in the kernel's lanes: not for
+// float min, max and prod (which of -0.0 and 0.0 or of two NaNs, and the
+// rounding, depend on the lanes). Float sums add in NumPy's order anyway.
+bool same_when_flat(const LoopReduction& red) {
+  return !is_float(red.compute) || (red.op != Op::min && red.op != Op::max && red.op != Op::prod);
+}
+
+}  // namespace
+
+void order_loop(Shape& shape, int& reduced_dims, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs,
+                const std::vector<LoopReduction>& reductions, bool from_indices) {
+  const int r = static_cast<int>(shape.size());
+  for (LoopOutput& out : outputs) {
+    out.strides.assign(r, itemsize(out.dtype));
+    for (int d = r - 2; d >= 0; --d) out.strides[d] = out.strides[d + 1] * shape[d + 1];
+  }
+  if (from_indices || r < 2 || shape[r - 1] >= kShortRow) return;
+  if (!reductions.empty()) {
+    if (reduced_dims == r && std::all_of(reductions.begin(), reductions.end(), same_when_flat)) {
+      make_flat(shape, inputs, outputs);
+      reduced_dims = 1;
+    }
+    return;
+  }
+  int widest = r - 1;
+  for (int d = 0; d < r; ++d) {
+    if (shape[d] > shape[widest]) widest = d;
+  }
+  std::int64_t after_widest = 1;
+  for (int d = widest + 1; d < r; ++d) after_widest *= shape[d];
+  if (widest != r - 1 && after_widest == 1) {
+    std::swap(shape[widest], shape[r - 1]);
+    for (LoopInput& in : inputs) std::swap(in.strides[widest], in.strides[r - 1]);
+    for (LoopOutput& out : outputs) std::swap(out.strides[widest], out.strides[r - 1]);
+    return;
+  }
+  make_flat(shape, inputs, outputs);
 }
 
 std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs) {
@@ -1472,7 +1538,7 @@ bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<Loop
   if (n % (kLeafStepBytes / itemsize(reductions[0].compute)) != 0) return false;
   for (const LoopInput& in : inputs) {
     const std::int64_t inner = in.strides.empty() ? 0 : in.strides.back();
-    if (inner != 0 && inner != itemsize(in.dtype)) return false;
+    if (!in.gather_shape.empty() || (inner != 0 && inner != itemsize(in.dtype))) return false;
   }
   for (const LoopOutput& out : outputs) {
     if (!out.strides.empty() && out.strides.back() != itemsize(out.dtype)) return false;
@@ -1503,6 +1569,7 @@ int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopI
   }
   const DType compute = reductions[0].compute;
   if (compute != DType::kFloat64 && compute != DType::kFloat32) return -1;
+  bool buffered = false;  // some operand is gathered: all reduced, flat
   for (const LoopReduction& red : reductions) {
     if ((red.op != Op::sum && red.op != Op::mean) || red.compute != compute || red.result != compute ||
         red.operand_input < 0 || static_cast<std::size_t>(red.operand_input) >= inputs.size()) {
@@ -1510,11 +1577,20 @@ int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopI
     }
     const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
     if (in.dtype != compute || static_cast<int>(in.strides.size()) != r) return -1;
+    if (!in.gather_shape.empty()) {
+      if (in.gather_shape.size() != 2 || r != 1) return -1;
+      buffered = true;
+      continue;
+    }
     std::int64_t step = itemsize(compute);  // contiguous over the reduced dimensions, in C order
     for (int d = r - 1; d >= r - reduced_dims; --d) {
       if (shape[d] > 1 && in.strides[d] != step) return -1;
       step *= shape[d];
     }
+  }
+  if (buffered) {
+    return compute == DType::kFloat64 ? run_buffered_sums<double>(shape[0], inputs, reductions)
+                                      : run_buffered_sums<float>(shape[0], inputs, reductions);
   }
   return compute == DType::kFloat64 ? run_input_sums_of<double>(shape, reduced_dims, inputs, reductions)
                                     : run_input_sums_of<float>(shape, reduced_dims, inputs, reductions);

@@ -49,11 +49,13 @@ struct LoopReduction {
 // largest one instead where the outputs stay contiguous along it (x[:, 0:1]
 // + y over (n, 1)), and otherwise flat: its elements in C order as one long
 // row (B[:, :6] * 2 over (n, 6)), the outputs written in place and inputs
-// that are not contiguous gathered. Not with `keep_order` (a loop that
-// reduces over its last dimensions, or computes from indices along it).
-// Kernels are compiled for the loop as ordered here.
-void order_loop(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs,
-                bool keep_order);
+// that are not contiguous gathered. A loop that reduces over all its
+// dimensions runs flat too (reduced_dims becomes 1) where its reductions
+// come out the same. Other loops with reductions, and loops that compute
+// from indices along their last dimension, keep their order. Kernels are
+// compiled for the loop as ordered here.
+void order_loop(Shape& shape, int& reduced_dims, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs,
+                const std::vector<LoopReduction>& reductions, bool from_indices);
 
 // Whether input `i` does not move along the innermost loop dimension.
 std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs);

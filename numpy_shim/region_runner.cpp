@@ -631,19 +631,20 @@ class Runner {
     const bool from_indices = std::any_of(group.members.begin(), group.members.end(), [&](int m) {
       return jit::op_info(nodes_[m].op).kind == jit::OpKind::kIndex;
     });
-    jit::order_loop(loop_shape, inputs, outputs, !reductions.empty() || from_indices);
+    int reduced_dims = group.reduced_dims;
+    jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices);
     jit::KernelOptions options;
-    options.leaf_sums = jit::fits_leaf_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
+    options.leaf_sums = jit::fits_leaf_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
     options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions);
-    options.row_results = !options.leaf_sums && jit::fits_row_results(loop_shape, group.reduced_dims, inputs, outputs,
+    options.row_results = !options.leaf_sums && jit::fits_row_results(loop_shape, reduced_dims, inputs, outputs,
                                                                       reductions, backend.lanes(group));
     // Sums of inputs as they are need no kernel, unless one adds their leaves.
     int flags = options.leaf_sums ? -1
-                                  : jit::run_input_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
+                                  : jit::run_input_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
     const bool summed_inputs = flags >= 0;
     if (!summed_inputs) {
       const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs), options);
-      flags = kernel ? jit::run_kernel(*kernel, loop_shape, group.reduced_dims, inputs, outputs, reductions) : -1;
+      flags = kernel ? jit::run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions) : -1;
     }
     if (flags < 0) {  // not compiled, or too many operands for the driver
       for (PyObject* o : made) Py_DECREF(o);

@@ -423,11 +423,12 @@ class Runner {
     const bool from_indices = std::any_of(group.members.begin(), group.members.end(), [&](int m) {
       return op_info(region.nodes[m].op).kind == OpKind::kIndex;
     });
-    order_loop(loop_shape, inputs, outputs, !reductions.empty() || from_indices);
+    int reduced_dims = group.reduced_dims;
+    order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices);
     KernelOptions options;
-    options.leaf_sums = fits_leaf_sums(loop_shape, group.reduced_dims, inputs, outputs, reductions);
+    options.leaf_sums = fits_leaf_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
     options.streaming_stores = streaming_ && reductions.empty();
-    options.row_results = !options.leaf_sums && fits_row_results(loop_shape, group.reduced_dims, inputs, outputs,
+    options.row_results = !options.leaf_sums && fits_row_results(loop_shape, reduced_dims, inputs, outputs,
                                                                  reductions, backend_.lanes(group));
     const bool leaf_sums = options.leaf_sums;
     std::unique_ptr<Kernel>& kernel = kernels_[step_];
@@ -443,7 +444,7 @@ class Runner {
     if (g_listing) std::printf("%s, %d lanes:\n%s\n", backend_.name(), kernel->lanes, kernel->listing.c_str());
     if (compile_only) return;
     const int flags =
-        timed([&] { return run_kernel(*kernel, loop_shape, group.reduced_dims, inputs, outputs, reductions); });
+        timed([&] { return run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions); });
     EXPECT_GE(flags, 0) << "the driver did not run the kernel";
     out.flags.push_back(flags);
     for (int o : group.outputs) out.values[o] = buffers_[o].value();

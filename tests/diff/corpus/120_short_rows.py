@@ -4,8 +4,9 @@
 # which it runs many rows to a kernel call, each row padded to whole vectors.
 # Every reduction and dtype, rows of one vector or less and of several,
 # NaNs, signed zeros, ties, keepdims, 3-D arrays, in-place updates of column
-# slices, and NumPy's warnings. Values by checksum of every byte. In a
-# function: evaluated frames only.
+# slices, reductions over whole arrays of short rows, and NumPy's warnings
+# (also of sums whose parts overflow only together). Values by checksum of
+# every byte. In a function: evaluated frames only.
 import hashlib
 import warnings
 
@@ -68,6 +69,17 @@ def main():
     show("3-D argmax of a slice", np.abs(t[:, ::2, :2]).argmax(axis=-1))
     show("3-D elementwise", t[:, :, :2] * t[:, :, 1:])
     show("3-D broadcast", t - t.mean(axis=1)[:, None, :])
+    # Reductions over all of an array of short rows. NumPy adds an input's
+    # rows a buffer of whole rows at a time (up to 8,192 elements).
+    for n in (2, 3, 5, 7):
+        y = rng.standard_normal((30001, n + 2))[:, 1:n + 1]
+        show(f"whole sum, rows of {n}", y.sum())
+        show(f"whole float32 mean, rows of {n}", y.astype(np.float32)[::2].mean())
+        show(f"whole sum of doubles, rows of {n}", (y * 2).sum())
+        show(f"whole argmax, rows of {n}", y.argmax())
+        show(f"whole count, rows of {n}", (y > 0).sum())
+        show(f"whole max, rows of {n}", np.abs(y).max())
+        show(f"whole any, rows of {n}", (y > 4).any())
     # One row, and rows of nothing.
     show("one row", special(rng, (1, 5)).max(axis=1))
     show("empty rows, sum", np.zeros((100, 0)).sum(axis=1))
@@ -85,6 +97,11 @@ def main():
         show("log of negatives", np.log(c[:, :2]).max(axis=1))
         show("divide by zero", (c[:, 1:] / 0.0).argmin(axis=1))
         show("overflow", (c[:, ::2] * 1e308 * 10).sum(axis=1))
+        # Sums whose parts, added on the threads, overflow only together.
+        big = np.full(3_000_000, 1e302)
+        show("overflow of the parts, input", big.sum())
+        show("overflow of the parts, computed", (big * 1.0).sum())
+        show("overflow of the buffers", np.full((1_000_000, 3), 1e302)[:, :2].sum())
     for w in caught:
         print("warning:", w.category.__name__, w.message, w.lineno)
     with np.errstate(invalid="raise"):
