@@ -92,6 +92,17 @@ bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& o
 int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 
+// The float sum or mean (`mean`) over the leading `reduced_dims` dimensions
+// of an array as it is (`data`, `shape`, byte `strides`, of `dtype`, float64
+// or float32) into the C-contiguous `out`, in NumPy's order: NumPy's
+// reduction walks the reduced dimensions outside (each row added to the
+// running sums, from +0.0, one after another) when the kept dimensions are
+// contiguous and the reduced ones step over them forwards. Columns are
+// shared out over the threads. Returns the floating-point flags raised, or
+// -1 when the array is not laid out so.
+int run_leading_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides,
+                     int reduced_dims, DType dtype, bool mean, char* out);
+
 // NumPy's pairwise sum of n contiguous doubles (np.add.reduce adds it to
 // its identity, +0.0). Needs AVX2, as the backend does.
 double pairwise_sum(const double* a, std::int64_t n);
