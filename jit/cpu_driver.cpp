@@ -1444,6 +1444,37 @@ int run_leading_sums_of(const char* data, const Shape& shape, const std::vector<
   return flags.load();
 }
 
+template <typename T>
+int run_row_norms_of(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, char* out_bytes) {
+  const std::size_t r = shape.size();
+  const std::int64_t n = shape[r - 1];
+  const std::int64_t step = strides[r - 1];
+  const std::int64_t rows = element_count(shape) / n;
+  T* out = reinterpret_cast<T*>(out_bytes);
+  const int threads = rows * n < kMinParallelWork ? 1 : host_threads();
+  std::atomic<int> flags{0};
+#pragma omp parallel num_threads(threads)
+  {
+    std::feclearexcept(kFpFlags);
+    std::unique_ptr<T[]> squares(new T[static_cast<std::size_t>(n)]);
+    std::vector<std::int64_t> index(r - 1);
+#pragma omp for schedule(static)
+    for (std::int64_t row = 0; row < rows; ++row) {
+      unflatten(row, shape, r - 1, index.data());
+      const char* at = data;
+      for (std::size_t d = 0; d + 1 < r; ++d) at += index[d] * strides[d];
+      for (std::int64_t j = 0; j < n; ++j) {
+        T x;
+        std::memcpy(&x, at + j * step, sizeof(T));
+        squares[static_cast<std::size_t>(j)] = x * x;
+      }
+      out[row] = std::sqrt(T(0) + pairwise_sum_of(squares.get(), n));
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  }
+  return flags.load();
+}
+
 // A staged kernel's last `rem` points (fewer than a step) from point
 // `first`, on copies of the inputs that move along N whose spare points
 // repeat the last real one, so that they raise no floating-point flag of
@@ -1639,6 +1670,15 @@ int run_leading_sums(const char* data, const Shape& shape, const std::vector<std
   if (element_count(shape) == 0) return -1;
   return dtype == DType::kFloat64 ? run_leading_sums_of<double>(data, shape, strides, reduced_dims, mean, out)
                                   : run_leading_sums_of<float>(data, shape, strides, reduced_dims, mean, out);
+}
+
+int run_row_norms(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, DType dtype,
+                  char* out) {
+  if ((dtype != DType::kFloat64 && dtype != DType::kFloat32) || shape.size() < 2 || element_count(shape) == 0) {
+    return -1;
+  }
+  return dtype == DType::kFloat64 ? run_row_norms_of<double>(data, shape, strides, out)
+                                  : run_row_norms_of<float>(data, shape, strides, out);
 }
 
 int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,

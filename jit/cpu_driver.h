@@ -103,6 +103,15 @@ int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopI
 int run_leading_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides,
                      int reduced_dims, DType dtype, bool mean, char* out);
 
+// The 2-norm along the last dimension of an array as it is (`data`,
+// `shape` of two or more dimensions, byte `strides`, of `dtype`, float64 or
+// float32) into the C-contiguous `out`, as NumPy's np.linalg.norm along an
+// axis computes it: the square root of the pairwise sum of the squares.
+// Rows are shared out over the threads. Returns the floating-point flags
+// raised, or -1 for another dtype or an empty array.
+int run_row_norms(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, DType dtype,
+                  char* out);
+
 // NumPy's pairwise sum of n contiguous doubles (np.add.reduce adds it to
 // its identity, +0.0). Needs AVX2, as the backend does.
 double pairwise_sum(const double* a, std::int64_t n);

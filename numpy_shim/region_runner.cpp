@@ -264,7 +264,7 @@ class Runner {
     for (std::size_t s = 0; s < steps.size(); ++s) {
       const jit::Step& step = steps[s];
       if (step.eager) {
-        const int status = run_leading_sum(step.node, flags);
+        const int status = run_in_driver(step.node, flags);
         if (status < 0 || (status == 0 && run_node(step.node, &flags, ignored, false) < 0)) return -1;
         continue;
       }
@@ -505,22 +505,27 @@ class Runner {
     return 0;
   }
 
-  // A float sum or mean over the leading axes of an array as it is
-  // (x.mean(axis=0)), which kernels do not take: added by the driver, in
-  // NumPy's order (jit::run_leading_sums). 1 when done, 0 when the node is
-  // not one (NumPy computes it), -1 on an error.
-  int run_leading_sum(int index, int& flags_raised) {
+  // Reductions of an array as it is that kernels do not take, computed by
+  // the driver in NumPy's order: a float sum or mean over leading axes
+  // (x.mean(axis=0), jit::run_leading_sums), and a 2-norm along the last
+  // axis of an array of two or more dimensions (np.linalg.norm(x, axis=1),
+  // jit::run_row_norms; along an axis given, NumPy adds the squares
+  // pairwise). 1 when done, 0 when the node is none of these (NumPy computes
+  // it), -1 on an error.
+  int run_in_driver(int index, int& flags_raised) {
     const jit::Node& n = nodes_[static_cast<std::size_t>(index)];
     const EagerForm& form = trace_.eager[static_cast<std::size_t>(index)];
-    if ((n.op != jit::Op::sum && n.op != jit::Op::mean) || form.kind == EagerForm::Kind::kPartOfCall ||
-        n.dtype != n.compute || !jit::is_float(n.dtype)) {
+    const bool sum = n.op == jit::Op::sum || n.op == jit::Op::mean;
+    if ((!sum && n.op != jit::Op::norm) || form.kind == EagerForm::Kind::kPartOfCall || n.dtype != n.compute ||
+        !jit::is_float(n.dtype)) {
       return 0;
     }
     const jit::Node& x = nodes_[static_cast<std::size_t>(n.inputs[0])];
     const int rank = static_cast<int>(x.shape.size());
     int leading = 0;
     while (leading < rank && (n.axes & (1u << leading))) ++leading;
-    if (leading == 0 || leading == rank || n.axes != (1u << leading) - 1) return 0;
+    if (sum && (leading == 0 || leading == rank || n.axes != (1u << leading) - 1)) return 0;
+    if (!sum && (rank < 2 || n.axes != 1u << (rank - 1))) return 0;
     PyObject* object = trace_.objects[static_cast<std::size_t>(n.inputs[0])];
     if (!object || Py_TYPE(object) != &PyArray_Type) return 0;
     auto* a = reinterpret_cast<PyArrayObject*>(object);
@@ -528,6 +533,9 @@ class Runner {
         PyArray_NDIM(a) != rank || !PyArray_ISALIGNED(a)) {
       return 0;
     }
+    // NumPy's squares of an array in another order lie in that order, and
+    // its sum along the last axis then need not be pairwise.
+    if (!sum && !is_c_ordered(a)) return 0;
     const jit::Shape shape(PyArray_DIMS(a), PyArray_DIMS(a) + rank);
     if (shape != x.shape) return 0;
     const std::vector<std::int64_t> strides(PyArray_STRIDES(a), PyArray_STRIDES(a) + rank);
@@ -538,16 +546,18 @@ class Runner {
       out = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(n.dtype));
     }
     if (!out) return -1;
-    const int flags = jit::run_leading_sums(static_cast<const char*>(PyArray_DATA(a)), shape, strides, leading,
-                                            n.dtype, n.op == jit::Op::mean,
-                                            static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out))));
+    const auto* data = static_cast<const char*>(PyArray_DATA(a));
+    auto* results = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)));
+    const int flags = sum ? jit::run_leading_sums(data, shape, strides, leading, n.dtype, n.op == jit::Op::mean, results)
+                          : jit::run_row_norms(data, shape, strides, n.dtype, results);
     if (flags < 0) {
       Py_DECREF(out);
       return 0;
     }
     flags_raised |= flags;
-    static Counter& runs = counter("jit.leading_sum_runs");
-    runs.add();
+    static Counter& leading_sums = counter("jit.leading_sum_runs");
+    static Counter& row_norms = counter("jit.row_norm_runs");
+    (sum ? leading_sums : row_norms).add();
     trace_.objects[static_cast<std::size_t>(index)] = out;
     release_inputs_of(index, position_[static_cast<std::size_t>(index)]);
     return 1;
