@@ -264,8 +264,10 @@ bool is_numpy_pair(PyObject* left, PyObject* right) {
   if (!lazy_args && numpy_shim::call_keeps_region_pending(callable, kwnames)) return 0;
   const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);
   if (fallback) numpy_shim::note_fallback(callable, where);
-  return materialize_frames(fallback ? numpy_shim::Reason::k_fallback : numpy_shim::Reason::k_call, where, nullptr,
-                            sp);
+  const numpy_shim::Reason reason = fallback                           ? numpy_shim::Reason::k_fallback
+                                     : numpy_shim::reads_clock(callable) ? numpy_shim::Reason::k_clock
+                                                                         : numpy_shim::Reason::k_call;
+  return materialize_frames(reason, where, nullptr, sp);
 }
 
 PyObject* new_bool(bool b) {

@@ -28,6 +28,7 @@ struct Location {
 #define NPY_MATERIALIZE_REASONS(X)                                        \
   X(branch, "value decides an `if` or `while`")                           \
   X(call, "passed to code npython does not trace")                        \
+  X(clock, "a clock of module time is read: timings include pending work") \
   X(fallback, "argument of a NumPy call npython runs eagerly")            \
   X(store, "stored into a container, attribute, global or array")         \
   X(returned, "returned to code npython does not run")                    \

@@ -212,7 +212,7 @@ bool builtin_leaves_region_alone(PyObject* callable) {
     PyErr_Clear();
     return false;
   }
-  if (std::strcmp(module_name, "math") == 0 || std::strcmp(module_name, "time") == 0) return true;
+  if (std::strcmp(module_name, "math") == 0) return true;
   if (std::strcmp(module_name, "builtins") != 0) return false;
   const char* name = reinterpret_cast<PyCFunctionObject*>(callable)->m_ml->ml_name;
   for (const char* looks_at_frames : {"locals", "vars", "dir", "eval", "exec", "globals", "breakpoint",
@@ -257,6 +257,15 @@ bool numpy_call_is_quiet(PyObject* callable, PyObject* kwnames) {
 }
 
 }  // namespace
+
+bool reads_clock(PyObject* callable) {
+  if (!PyCFunction_Check(callable)) return false;
+  PyObject* module = PyCFunction_GET_SELF(callable);
+  if (!module || !PyModule_Check(module)) return false;
+  const char* module_name = PyModule_GetName(module);
+  if (!module_name) PyErr_Clear();
+  return module_name && std::strcmp(module_name, "time") == 0;
+}
 
 bool call_keeps_region_pending(PyObject* callable, PyObject* kwnames) {
   return builtin_leaves_region_alone(callable) || numpy_call_is_quiet(callable, kwnames);

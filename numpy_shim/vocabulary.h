@@ -60,6 +60,11 @@ bool is_numpy_callable(PyObject* callable);
 // program's order). Anything else computes the region first.
 bool call_keeps_region_pending(PyObject* callable, PyObject* kwnames);
 
+// Whether `callable` is a function of module time (perf_counter, time,
+// sleep, ...). A call to one computes everything pending first, as python3
+// would have by then, so that a program's own timings measure its work.
+bool reads_clock(PyObject* callable);
+
 // The ufunc of a region op (borrowed), or nullptr when it has none.
 PyObject* ufunc_of(jit::Op op);
 

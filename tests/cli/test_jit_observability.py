@@ -131,3 +131,22 @@ def test_a_scripts_top_level_is_recorded(tmp_path):
     indirect = tmp_path / "indirect.py"
     indirect.write_text("from own_module import arrays as np\n" + body)
     assert run([str(indirect)]).stdout == "False False 1.7320508075688772\n"
+
+
+def test_reading_a_clock_computes_pending_work_first(tmp_path):
+    # A program's own timings measure its work, as under python3: the
+    # region closes at the clock read after the work, not later.
+    script = tmp_path / "timed.py"
+    script.write_text("import time\n"
+                      "import numpy as np\n"
+                      "def f(x):\n"
+                      "    start = time.perf_counter()\n"
+                      "    y = np.sqrt(x * 2.0 + 1.0)\n"
+                      "    took = time.perf_counter() - start\n"
+                      "    return float(y[0]), took >= 0\n"
+                      "print(f(np.ones(100000)))\n")
+    got = run(["--explain", str(script)])
+    assert got.stdout == "(1.7320508075688772, True)\n"
+    rows = got.stderr.splitlines()[1:]
+    assert any(r.endswith("materialized: a clock of module time is read: timings include pending work "
+                          "at timed.py:6") for r in rows), rows
