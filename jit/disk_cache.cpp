@@ -1,5 +1,6 @@
 #include "jit/disk_cache.h"
 
+#include <dirent.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
@@ -8,13 +9,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <deque>
 #include <mutex>
 #include <utility>
-#include <cstdlib>
-#include <cstring>
 
 #include "common/stats.h"
 
@@ -26,6 +29,12 @@ namespace {
 constexpr char kMagic[8] = {'N', 'P', 'Y', 'K', 'E', 'R', 'N', '1'};
 // Far above any kernel; a bigger file is not one of ours.
 constexpr std::size_t kMaxFileBytes = 16 << 20;
+constexpr char kPartialPrefix[] = ".writing-";
+constexpr char kKernelSuffix[] = ".kernel";
+// How often a used kernel's time is refreshed, and the directory tidied
+// (the time of kTidiedMark says when it last was).
+constexpr std::int64_t kRefreshSeconds = 24 * 3600;
+constexpr char kTidiedMark[] = ".tidied";
 
 struct DiskCache {
   std::string dir;          // empty: off
@@ -111,7 +120,7 @@ std::string file_for(const std::string& key) {
   static const char* digits = "0123456789abcdef";
   std::string name(16, '0');
   for (int i = 15; i >= 0; --i, h >>= 4) name[i] = digits[h & 15];
-  return cache.dir + "/" + name + ".kernel";
+  return cache.dir + "/" + name + kKernelSuffix;
 }
 
 void put_bytes(std::vector<std::uint8_t>& out, const void* data, std::size_t size) {
@@ -172,6 +181,8 @@ std::optional<std::vector<std::uint8_t>> read_private_file(const std::string& pa
   struct stat st;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 022) == 0 &&
       static_cast<std::size_t>(st.st_size) <= kMaxFileBytes) {
+    // A kernel in use keeps a recent time, so that tidying keeps it.
+    if (st.st_mtime < std::time(nullptr) - kRefreshSeconds) futimens(fd, nullptr);
     std::vector<std::uint8_t> data(static_cast<std::size_t>(st.st_size));
     std::size_t got = 0;
     while (got < data.size()) {
@@ -199,7 +210,7 @@ void write_file(const std::string& key, const StoredCode& code) {
   put_bytes(file, code.code.data(), code.code.size());
   put(file, checksum(file.data(), file.size()));
 
-  const std::string temporary = cache.dir + "/.writing-" + std::to_string(getpid()) + "-" +
+  const std::string temporary = cache.dir + "/" + kPartialPrefix + std::to_string(getpid()) + "-" +
                                 std::to_string(cache.next_temporary++);
   const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return;
@@ -213,7 +224,68 @@ void write_file(const std::string& key, const StoredCode& code) {
   if (!written || rename(temporary.c_str(), file_for(key).c_str()) != 0) unlink(temporary.c_str());
 }
 
+bool has_suffix(const std::string& name, const char* suffix) {
+  const std::size_t n = std::strlen(suffix);
+  return name.size() > n && name.compare(name.size() - n, n, suffix) == 0;
+}
+
+// Removes what entries_to_remove says, when the directory was last tidied a
+// day ago or more (or never).
+void tidy_dir() {
+  const DiskCache& cache = disk_cache();
+  const std::int64_t now = std::time(nullptr);
+  const std::string mark = cache.dir + "/" + kTidiedMark;
+  struct stat st;
+  if (lstat(mark.c_str(), &st) == 0 && st.st_mtime > now - kRefreshSeconds) return;
+  const int fd = open(mark.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  futimens(fd, nullptr);
+  close(fd);
+  DIR* dir = opendir(cache.dir.c_str());
+  if (!dir) return;
+  std::vector<CacheEntry> entries;
+  while (const dirent* entry = readdir(dir)) {
+    if (fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
+      entries.push_back({entry->d_name, static_cast<std::int64_t>(st.st_size), static_cast<std::int64_t>(st.st_mtime)});
+    }
+  }
+  for (const std::string& name : entries_to_remove(std::move(entries), now, kMaxCacheBytes)) {
+    unlinkat(dirfd(dir), name.c_str(), 0);
+  }
+  closedir(dir);
+}
+
 }  // namespace
+
+std::vector<std::string> entries_to_remove(std::vector<CacheEntry> entries, std::int64_t now,
+                                           std::int64_t max_bytes) {
+  std::vector<std::string> removed;
+  std::vector<CacheEntry> kept;
+  std::int64_t kept_bytes = 0;
+  for (CacheEntry& e : entries) {
+    const bool partial = e.name.compare(0, std::strlen(kPartialPrefix), kPartialPrefix) == 0;
+    if (partial && e.mtime < now - kPartialSeconds) {
+      removed.push_back(std::move(e.name));
+    } else if (!partial && has_suffix(e.name, kKernelSuffix)) {
+      if (e.mtime < now - kUnusedSeconds) {
+        removed.push_back(std::move(e.name));
+      } else {
+        kept_bytes += e.bytes;
+        kept.push_back(std::move(e));
+      }
+    }
+  }
+  if (kept_bytes <= max_bytes) return removed;
+  std::sort(kept.begin(), kept.end(), [](const CacheEntry& a, const CacheEntry& b) {
+    return a.mtime != b.mtime ? a.mtime < b.mtime : a.name < b.name;
+  });
+  for (CacheEntry& e : kept) {
+    if (kept_bytes <= max_bytes / 4 * 3) break;
+    kept_bytes -= e.bytes;
+    removed.push_back(std::move(e.name));
+  }
+  return removed;
+}
 
 void open_disk_cache(const std::string& setting) {
   DiskCache& cache = disk_cache();
@@ -285,6 +357,7 @@ void write_stored_code() {
   // leave idle rather than slowing a kernel down.
   setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
   std::unique_lock<std::mutex> hold(cache.lock);
+  bool tidied = false;
   for (;;) {
     cache.changed.wait(hold, [&] { return cache.closing || !cache.queue.empty(); });
     if (cache.queue.empty()) return;
@@ -292,6 +365,8 @@ void write_stored_code() {
     cache.queue.pop_front();
     hold.unlock();
     write_file(next.first, next.second);
+    if (!tidied) tidy_dir();
+    tidied = true;
     hold.lock();
   }
 }

@@ -41,9 +41,27 @@ std::optional<StoredCode> load_stored_code(const std::string& key);
 // the next run compiles again.
 void store_code(const std::string& key, StoredCode code);
 
+// What the cache keeps, decided from a listing of its directory: a file a
+// crashed writer left half-written goes after kPartialSeconds; a kernel not
+// used for kUnusedSeconds (loading one refreshes its time once a day),
+// which is what an old npython build's kernels become, goes; and while the
+// kernels take more than `max_bytes`, the least recently used go until they
+// take three quarters of it. Other files are not the cache's.
+struct CacheEntry {
+  std::string name;
+  std::int64_t bytes = 0;
+  std::int64_t mtime = 0;  // seconds
+};
+inline constexpr std::int64_t kPartialSeconds = 600;
+inline constexpr std::int64_t kUnusedSeconds = 30 * 24 * 3600;
+inline constexpr std::int64_t kMaxCacheBytes = std::int64_t{64} << 20;
+std::vector<std::string> entries_to_remove(std::vector<CacheEntry> entries, std::int64_t now,
+                                           std::int64_t max_bytes);
+
 // Writes the queued kernels as they come, until close_disk_cache: for the
 // launcher's otherwise idle main thread. What is still queued when the
-// process ends by another way (os._exit) is not written.
+// process ends by another way (os._exit) is not written. After its first
+// write, at most once a day, it tidies the directory (entries_to_remove).
 void write_stored_code();
 // Lets write_stored_code return once the queue is empty.
 void close_disk_cache();

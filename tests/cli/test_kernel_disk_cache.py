@@ -2,7 +2,9 @@
 loads them; a file that fails a check is not run, and the results are
 always python3's."""
 import json
+import os
 import stat
+import time
 
 import pytest
 
@@ -53,7 +55,8 @@ def test_a_second_run_loads_what_the_first_compiled(program, tmp_path):
     assert first["jit.kernels_compiled"] > len(files) >= 3  # sin's kernel calls a function by address
     assert stat.S_IMODE((cache / "kernels").stat().st_mode) == 0o700
     assert all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files)
-    assert not [f for f in (cache / "kernels").iterdir() if f.suffix != ".kernel"]
+    # No half-written file is left; .tidied marks when the directory was tidied.
+    assert sorted(f.name for f in (cache / "kernels").iterdir() if f.suffix != ".kernel") == [".tidied"]
 
     second = run(program, cache, tmp_path)
     assert second["jit.kernels_loaded"] == len(files)
@@ -132,3 +135,43 @@ def test_the_default_directory_follows_xdg_cache_home(program, tmp_path):
     assert got.returncode == 0, got.stderr
     assert kernel_files(cache_home / "npython")
     assert not (tmp_path / "home").exists()
+
+
+DAY = 24 * 3600
+
+
+def test_a_writing_run_tidies_the_directory_once_a_day(program, tmp_path):
+    cache = tmp_path / "cache"
+    run(program, cache, tmp_path)
+    kernels = cache / "kernels"
+    files = kernel_files(cache)
+    now = time.time()
+    # A crashed writer's half file, an old build's kernel, a kernel loaded
+    # two days ago, and a file that is not the cache's.
+    partial, fresh_partial = kernels / ".writing-99999-0", kernels / ".writing-99999-1"
+    stale = kernels / "00000000000000ab.kernel"
+    foreign = kernels / "README"
+    for f in (partial, fresh_partial, stale, foreign):
+        f.write_bytes(b"x")
+        f.chmod(0o600)
+    os.utime(partial, (now - 3600, now - 3600))
+    os.utime(stale, (now - 40 * DAY, now - 40 * DAY))
+    os.utime(files[0], (now - 2 * DAY, now - 2 * DAY))
+    os.utime(kernels / ".tidied", (now - 2 * DAY, now - 2 * DAY))
+    files[1].unlink()  # compiled and written again: a writing run
+
+    again = run(program, cache, tmp_path)
+    assert again["jit.kernels_loaded"] == len(files) - 1
+    left = {f.name for f in kernels.iterdir()}
+    assert partial.name not in left and stale.name not in left
+    assert {fresh_partial.name, foreign.name, files[0].name, files[1].name} <= left
+    # Loading refreshed the kernel's time, and the mark's says the tidying.
+    assert files[0].stat().st_mtime > now - 60
+    assert (kernels / ".tidied").stat().st_mtime > now - 60
+
+    # Tidied within the day: not again.
+    stale.write_bytes(b"x")
+    os.utime(stale, (now - 40 * DAY, now - 40 * DAY))
+    files[1].unlink()
+    run(program, cache, tmp_path)
+    assert stale.exists()
