@@ -123,7 +123,7 @@ bool int_op(Op op, DType compute) {
     case Op::negative: case Op::positive: case Op::where: case Op::equal: case Op::not_equal:
     case Op::left_shift: case Op::right_shift: case Op::minimum: case Op::maximum:
       return true;
-    case Op::multiply: return lane_bits(compute) == 32;
+    case Op::multiply: case Op::square: return lane_bits(compute) != 0;
     case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal: case Op::clip:
       return is_signed_int(compute);
     default: return false;
@@ -919,7 +919,16 @@ class KernelBuilder {
     switch (node.op) {
       case Op::add: w ? cc_.vpaddq(r, a.reg, b.reg) : cc_.vpaddd(r, a.reg, b.reg); break;
       case Op::subtract: w ? cc_.vpsubq(r, a.reg, b.reg) : cc_.vpsubd(r, a.reg, b.reg); break;
-      case Op::multiply: if (w) return false; cc_.vpmulld(r, a.reg, b.reg); break;
+      case Op::multiply:
+      case Op::square: {
+        const x86::Vec& y = node.op == Op::square ? a.reg : b.reg;
+        if (w) {
+          vc_.copy(r, multiply64(a.reg, y));
+        } else {
+          cc_.vpmulld(r, a.reg, y);
+        }
+        break;
+      }
       case Op::bitwise_and: vc_.bit_and(r, a.reg, b.reg); break;
       case Op::bitwise_or: vc_.bit_or(r, a.reg, b.reg); break;
       case Op::bitwise_xor: vc_.bit_xor(r, a.reg, b.reg); break;
