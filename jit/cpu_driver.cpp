@@ -1667,7 +1667,9 @@ int run_leading_sums(const char* data, const Shape& shape, const std::vector<std
     if (shape[d] > 1 && strides[d] < block) return -1;
     if (shape[d] > 1) block = strides[d] * shape[d];
   }
-  if (element_count(shape) == 0) return -1;
+  // NumPy drops dimensions of one: with one element kept, its reduction is
+  // the whole array's, added pairwise.
+  if (element_count(shape) == 0 || element_count(Shape(shape.begin() + reduced_dims, shape.end())) == 1) return -1;
   return dtype == DType::kFloat64 ? run_leading_sums_of<double>(data, shape, strides, reduced_dims, mean, out)
                                   : run_leading_sums_of<float>(data, shape, strides, reduced_dims, mean, out);
 }

@@ -1,10 +1,11 @@
 # Float sums and means over the leading axes of arrays as they are
 # (x.mean(axis=0)), which npython adds outside the kernels in NumPy's order:
-# each row added to the running sums in turn. C-contiguous arrays, row
-# slices and steps, several leading axes, keepdims, float32, signed zeros,
-# infinities and NaNs with NumPy's warnings; and the layouts NumPy adds
-# otherwise (reversed rows, Fortran order, transposes), which stay NumPy's.
-# Values by checksum of every byte. In a function: evaluated frames only.
+# each row added to the running sums in turn (with one element kept, NumPy's
+# pairwise sum of the whole array). C-contiguous arrays, row slices and
+# steps, several leading axes, keepdims, float32, signed zeros, infinities
+# and NaNs with NumPy's warnings; and the layouts NumPy adds otherwise
+# (reversed rows, Fortran order, transposes), which stay NumPy's. Values by
+# checksum of every byte. In a function: evaluated frames only.
 import hashlib
 import warnings
 
@@ -19,7 +20,9 @@ def show(name, r):
 
 def main():
     rng = np.random.default_rng(121)
-    for shape in [(1000, 1000), (200000, 3), (37, 5), (9000, 2), (3, 4, 5), (50, 60, 7), (2, 3000, 4), (1, 600)]:
+    # With one element kept, NumPy adds the whole array pairwise: (100000, 1).
+    for shape in [(1000, 1000), (200000, 3), (37, 5), (9000, 2), (3, 4, 5), (50, 60, 7), (2, 3000, 4), (1, 600),
+                  (100000, 1), (30000, 1, 1), (3000, 1, 4)]:
         m = rng.standard_normal(shape)
         show(f"{shape} sum", m.sum(axis=0))
         show(f"{shape} mean", m.mean(axis=0))
@@ -36,6 +39,7 @@ def main():
         show(f"{shape} Fortran order", np.asfortranarray(m).sum(axis=0))
         show(f"{shape} transposed", m.T.sum(axis=0))
     show("signed zeros", np.full((5000, 3), -0.0).sum(axis=0))
+    show("signed zeros, one row", np.full((1, 5000), -0.0).sum(axis=0))
     x = rng.standard_normal((200000, 3))
     show("standardized", (x - x.mean(axis=0)) / x.std(axis=0))
     with warnings.catch_warnings(record=True) as caught:
