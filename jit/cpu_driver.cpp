@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cfenv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -19,6 +20,8 @@ namespace npy::jit {
 namespace {
 
 constexpr std::int64_t kSpan = 4096;
+// NumPy's iterator buffer, in elements (np.getbufsize()'s default).
+constexpr std::int64_t kNumpyBufferSize = 8192;
 constexpr std::int64_t kShortRow = 64;  // rows shorter run flat (element-wise) or row by row in one call (reductions)
 constexpr std::size_t kMaxSlots = 64;           // inputs + outputs + ordered sums of a kernel
 constexpr std::int64_t kMaxRowsWork = 1 << 16;  // elements of one call over whole rows (int32 lanes of narrow sums never overflow)
@@ -714,6 +717,19 @@ T pairwise_sum_of(const T* a, std::int64_t n) {
   return pairwise_sum_of(a, n2) + pairwise_sum_of(a + n2, n - n2);
 }
 
+// pairwise_sum_of over n elements `step` bytes apart: the same tree, each
+// leaf copied out before it is added.
+template <typename T>
+T pairwise_sum_strided(const char* a, std::int64_t step, std::int64_t n) {
+  if (n <= kPairwiseBlock) {
+    T leaf[kPairwiseBlock];
+    for (std::int64_t i = 0; i < n; ++i) std::memcpy(&leaf[i], a + i * step, sizeof(T));
+    return pairwise_leaf(leaf, n);
+  }
+  const std::int64_t n2 = pairwise_split(n);
+  return pairwise_sum_strided<T>(a, step, n2) + pairwise_sum_strided<T>(a + n2 * step, step, n - n2);
+}
+
 // Walks the reduced elements of one outer index in order, producing them
 // window by window through the kernel; float sums add in NumPy's order, the
 // other reductions accumulate in the kernel's vectors.
@@ -1346,32 +1362,84 @@ int run_input_sums_of(const Shape& shape, int reduced, const std::vector<LoopInp
   return flags.load();
 }
 
-// Sums over all of a flat loop whose operands are inputs as they are, of
-// two dimensions that do not merge (x[:, :3].sum()): in NumPy's order. NumPy's reduction copies such an input to a buffer of whole rows
-// at a time (8,192 elements at most, its default buffer size), adds each
-// buffer pairwise, and adds the buffers' sums one after another to its
-// identity. Buffers are summed on the threads.
+// The pairwise sum of one run of n elements `step` bytes apart into
+// `red`: the top of the tree cut into subtrees run on the threads, their
+// sums combined up the same tree. Returns the floating-point flags raised.
+template <typename T>
+int run_pairwise_sum(const char* a, std::int64_t step, std::int64_t n, const LoopReduction& red) {
+  const int threads = n < kMinParallelWork ? 1 : host_threads();
+  int depth = 0;
+  const std::vector<std::pair<std::int64_t, std::int64_t>> parts = thread_subtrees(n, threads, depth);
+  std::vector<T> part_sums(parts.size());
+  std::atomic<int> flags{0};
+#pragma omp parallel num_threads(threads)
+  {
+    std::feclearexcept(kFpFlags);
+#pragma omp for schedule(static)
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      const char* first = a + parts[p].first * step;
+      part_sums[p] = step == static_cast<std::int64_t>(sizeof(T))
+                         ? pairwise_sum_of(reinterpret_cast<const T*>(first), parts[p].second)
+                         : pairwise_sum_strided<T>(first, step, parts[p].second);
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  }
+  std::feclearexcept(kFpFlags);  // the parts' sums add on this thread
+  std::size_t next = 0;
+  store_sum(combine_subtrees(n, depth, part_sums, next), red, n, red.data);
+  flags.fetch_or(std::fetestexcept(kFpFlags));
+  return flags.load();
+}
+
+// Sums over all of inputs as they are, each walked as NumPy walks it
+// (run_full_sums): dimensions that do not merge, the last one a row. In
+// NumPy's order: its reduction copies such an input to a buffer of 8,192
+// elements at most (its default buffer size) as below, adds each buffer
+// pairwise, and adds the buffers' sums one after another to its identity.
+// Buffers are summed on the threads.
 template <typename T>
 int run_buffered_sums(std::int64_t count, const std::vector<LoopInput>& inputs,
                       const std::vector<LoopReduction>& reductions) {
-  constexpr std::int64_t kNumpyBufferSize = 8192;
   const int threads = count < kMinParallelWork ? 1 : host_threads();
   std::atomic<int> flags{0};
   for (const LoopReduction& red : reductions) {
     const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
-    const std::int64_t row = in.gather_shape.back();  // under kShortRow
-    const std::int64_t buffer = kNumpyBufferSize / row * row;
-    const std::int64_t buffers = (count + buffer - 1) / buffer;
+    // NumPy's buffer holds as many whole cores (all dimensions but the
+    // outermost) as fit in it; a core larger than the buffer is cut into as
+    // many whole rows as fit (or one row, added where it lies), and no
+    // buffer crosses a core's end.
+    const std::int64_t row = in.gather_shape.back();
+    const std::int64_t core = count / in.gather_shape[0];
+    const std::int64_t block = core <= kNumpyBufferSize ? count : core;  // what one buffer stays within
+    const std::int64_t buffer =
+        core <= kNumpyBufferSize ? kNumpyBufferSize / core * core : std::max(row, kNumpyBufferSize / row * row);
+    const bool in_place = buffer == row;
+    const std::int64_t step = in.gather_strides.back();
+    const std::size_t outer_dims = in.gather_shape.size() - 1;
+    const std::int64_t per_block = (block + buffer - 1) / buffer;
+    const std::int64_t buffers = count / block * per_block;
     std::vector<T> sums(static_cast<std::size_t>(buffers));
 #pragma omp parallel num_threads(buffers >= threads ? threads : 1)
     {
       std::feclearexcept(kFpFlags);
-      std::unique_ptr<T[]> copy(new T[static_cast<std::size_t>(buffer)]);
+      std::unique_ptr<T[]> copy(in_place ? nullptr : new T[static_cast<std::size_t>(buffer)]);
+      std::vector<std::int64_t> index(outer_dims);
 #pragma omp for schedule(static)
       for (std::int64_t b = 0; b < buffers; ++b) {
-        const std::int64_t n = std::min(buffer, count - b * buffer);
-        gather(reinterpret_cast<char*>(copy.get()), in, b * buffer, n);
-        sums[static_cast<std::size_t>(b)] = pairwise_sum_of(copy.get(), n);
+        const std::int64_t within = b % per_block * buffer;
+        const std::int64_t first = b / per_block * block + within;
+        const std::int64_t n = std::min(buffer, block - within);
+        if (in_place) {  // one row, from its first element
+          unflatten(first / row, in.gather_shape, outer_dims, index.data());
+          const char* at = in.data;
+          for (std::size_t d = 0; d < outer_dims; ++d) at += index[d] * in.gather_strides[d];
+          sums[static_cast<std::size_t>(b)] = step == static_cast<std::int64_t>(sizeof(T))
+                                                  ? pairwise_sum_of(reinterpret_cast<const T*>(at), n)
+                                                  : pairwise_sum_strided<T>(at, step, n);
+        } else {
+          gather(reinterpret_cast<char*>(copy.get()), in, first, n);
+          sums[static_cast<std::size_t>(b)] = pairwise_sum_of(copy.get(), n);
+        }
       }
       flags.fetch_or(std::fetestexcept(kFpFlags));
     }
@@ -1683,6 +1751,73 @@ int run_row_norms(const char* data, const Shape& shape, const std::vector<std::i
                                   : run_row_norms_of<float>(data, shape, strides, out);
 }
 
+int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
+                  const std::vector<LoopReduction>& reductions) {
+  const std::size_t r = shape.size();
+  if (!outputs.empty() || reductions.empty() || element_count(shape) == 0) return -1;
+  const DType compute = reductions[0].compute;
+  if (compute != DType::kFloat64 && compute != DType::kFloat32) return -1;
+  const std::int64_t size = itemsize(compute);
+  std::vector<LoopInput> walked = inputs;  // each summed input as NumPy's iterator walks it
+  bool any_other_layout = false;
+  for (const LoopReduction& red : reductions) {
+    if ((red.op != Op::sum && red.op != Op::mean) || red.compute != compute || red.result != compute ||
+        red.operand_input < 0 || static_cast<std::size_t>(red.operand_input) >= inputs.size()) {
+      return -1;
+    }
+    LoopInput& in = walked[static_cast<std::size_t>(red.operand_input)];
+    if (!in.gather_shape.empty()) continue;  // walked for an earlier reduction
+    if (in.dtype != compute || !inputs[static_cast<std::size_t>(red.operand_input)].gather_shape.empty() ||
+        in.strides.size() != r) {
+      return -1;
+    }
+    std::int64_t c_step = size;
+    bool c_contiguous = true;
+    for (std::size_t d = r; d-- > 0;) {
+      c_contiguous = c_contiguous && (shape[d] == 1 || in.strides[d] == c_step);
+      c_step *= shape[d];
+    }
+    any_other_layout = any_other_layout || !c_contiguous;
+    // NumPy's order: dimensions of one dropped, the rest from the largest
+    // step in memory to the smallest (signs kept: it walks reversed axes
+    // backwards), merged where one steps over the next whole.
+    std::vector<std::pair<std::int64_t, std::int64_t>> dims;  // size, byte stride
+    for (std::size_t d = 0; d < r; ++d) {
+      if (shape[d] == 1) continue;
+      if (in.strides[d] == 0) return -1;  // broadcast: not ordered so
+      dims.emplace_back(shape[d], in.strides[d]);
+    }
+    std::stable_sort(dims.begin(), dims.end(), [](const auto& a, const auto& b) {
+      return std::llabs(a.second) > std::llabs(b.second);
+    });
+    in.gather_shape.clear();
+    in.gather_strides.clear();
+    for (const auto& [n, stride] : dims) {
+      if (!in.gather_shape.empty() && in.gather_strides.back() == n * stride) {
+        in.gather_shape.back() *= n;
+        in.gather_strides.back() = stride;
+      } else {
+        in.gather_shape.push_back(n);
+        in.gather_strides.push_back(stride);
+      }
+    }
+  }
+  if (!any_other_layout) return -1;
+  const std::int64_t count = element_count(shape);
+  int flags = 0;
+  for (const LoopReduction& red : reductions) {
+    const LoopInput& in = walked[static_cast<std::size_t>(red.operand_input)];
+    if (in.gather_shape.size() >= 2) {  // rows: NumPy's buffers
+      flags |= compute == DType::kFloat64 ? run_buffered_sums<double>(count, walked, {red})
+                                          : run_buffered_sums<float>(count, walked, {red});
+      continue;
+    }
+    flags |= compute == DType::kFloat64 ? run_pairwise_sum<double>(in.data, in.gather_strides[0], count, red)
+                                        : run_pairwise_sum<float>(in.data, in.gather_strides[0], count, red);
+  }
+  return flags;
+}
+
 int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions) {
   const int r = static_cast<int>(shape.size());
@@ -1692,28 +1827,20 @@ int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopI
   }
   const DType compute = reductions[0].compute;
   if (compute != DType::kFloat64 && compute != DType::kFloat32) return -1;
-  bool buffered = false;  // some operand is gathered: all reduced, flat
   for (const LoopReduction& red : reductions) {
     if ((red.op != Op::sum && red.op != Op::mean) || red.compute != compute || red.result != compute ||
         red.operand_input < 0 || static_cast<std::size_t>(red.operand_input) >= inputs.size()) {
       return -1;
     }
     const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
-    if (in.dtype != compute || static_cast<int>(in.strides.size()) != r) return -1;
-    if (!in.gather_shape.empty()) {
-      if (in.gather_shape.size() != 2 || r != 1) return -1;
-      buffered = true;
-      continue;
-    }
+    // Gathered inputs' sums are run_full_sums' (NumPy walks them in memory
+    // order), or, broadcast, the kernels'.
+    if (in.dtype != compute || static_cast<int>(in.strides.size()) != r || !in.gather_shape.empty()) return -1;
     std::int64_t step = itemsize(compute);  // contiguous over the reduced dimensions, in C order
     for (int d = r - 1; d >= r - reduced_dims; --d) {
       if (shape[d] > 1 && in.strides[d] != step) return -1;
       step *= shape[d];
     }
-  }
-  if (buffered) {
-    return compute == DType::kFloat64 ? run_buffered_sums<double>(shape[0], inputs, reductions)
-                                      : run_buffered_sums<float>(shape[0], inputs, reductions);
   }
   return compute == DType::kFloat64 ? run_input_sums_of<double>(shape, reduced_dims, inputs, reductions)
                                     : run_input_sums_of<float>(shape, reduced_dims, inputs, reductions);

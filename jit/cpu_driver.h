@@ -92,6 +92,18 @@ bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& o
 int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 
+// Float sums and means of all of inputs as they are, not C-contiguous
+// (transposed, Fortran order, reversed, sliced or stepped), in NumPy's
+// order: its iterator walks the dimensions from the largest memory step to
+// the smallest, merged where it can, and adds one run pairwise, or rows
+// through its buffer (run_buffered_sums). Each reduction's operand is an
+// input (LoopReduction::operand_input); the loop is as the group has it,
+// before order_loop. Returns the floating-point flags raised, or -1 when
+// the group is not such sums (or an input is C-contiguous: the kernels add
+// those in the same order).
+int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
+                  const std::vector<LoopReduction>& reductions);
+
 // The float sum or mean (`mean`) over the leading `reduced_dims` dimensions
 // of an array as it is (`data`, `shape`, byte `strides`, of `dtype`, float64
 // or float32) into the C-contiguous `out`, in NumPy's order: NumPy's

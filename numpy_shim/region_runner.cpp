@@ -691,16 +691,23 @@ class Runner {
       return jit::op_info(nodes_[m].op).kind == jit::OpKind::kIndex;
     });
     int reduced_dims = group.reduced_dims;
-    jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices);
+    // Sums of all of inputs laid out otherwise than C-contiguous, in the
+    // order NumPy's iterator walks them.
+    int flags = reduced_dims == static_cast<int>(loop_shape.size())
+                    ? jit::run_full_sums(loop_shape, inputs, outputs, reductions)
+                    : -1;
+    bool summed_inputs = flags >= 0;
     jit::KernelOptions options;
-    options.leaf_sums = jit::fits_leaf_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
-    options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions);
-    options.row_results = !options.leaf_sums && jit::fits_row_results(loop_shape, reduced_dims, inputs, outputs,
-                                                                      reductions, backend.lanes(group));
-    // Sums of inputs as they are need no kernel, unless one adds their leaves.
-    int flags = options.leaf_sums ? -1
-                                  : jit::run_input_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
-    const bool summed_inputs = flags >= 0;
+    if (!summed_inputs) {
+      jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices);
+      options.leaf_sums = jit::fits_leaf_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
+      options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions);
+      options.row_results = !options.leaf_sums && jit::fits_row_results(loop_shape, reduced_dims, inputs, outputs,
+                                                                        reductions, backend.lanes(group));
+      // Sums of inputs as they are need no kernel, unless one adds their leaves.
+      flags = options.leaf_sums ? -1 : jit::run_input_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
+      summed_inputs = flags >= 0;
+    }
     if (!summed_inputs) {
       const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs), options);
       flags = kernel ? jit::run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions) : -1;
