@@ -730,6 +730,13 @@ T pairwise_sum_strided(const char* a, std::int64_t step, std::int64_t n) {
   return pairwise_sum_strided<T>(a, step, n2) + pairwise_sum_strided<T>(a + n2 * step, step, n - n2);
 }
 
+// The pairwise sum of n elements `step` bytes apart where they lie.
+template <typename T>
+T pairwise_sum_at(const char* a, std::int64_t step, std::int64_t n) {
+  return step == static_cast<std::int64_t>(sizeof(T)) ? pairwise_sum_of(reinterpret_cast<const T*>(a), n)
+                                                      : pairwise_sum_strided<T>(a, step, n);
+}
+
 // Walks the reduced elements of one outer index in order, producing them
 // window by window through the kernel; float sums add in NumPy's order, the
 // other reductions accumulate in the kernel's vectors.
@@ -1377,10 +1384,7 @@ int run_pairwise_sum(const char* a, std::int64_t step, std::int64_t n, const Loo
     std::feclearexcept(kFpFlags);
 #pragma omp for schedule(static)
     for (std::size_t p = 0; p < parts.size(); ++p) {
-      const char* first = a + parts[p].first * step;
-      part_sums[p] = step == static_cast<std::int64_t>(sizeof(T))
-                         ? pairwise_sum_of(reinterpret_cast<const T*>(first), parts[p].second)
-                         : pairwise_sum_strided<T>(first, step, parts[p].second);
+      part_sums[p] = pairwise_sum_at<T>(a + parts[p].first * step, step, parts[p].second);
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
   }
@@ -1433,9 +1437,7 @@ int run_buffered_sums(std::int64_t count, const std::vector<LoopInput>& inputs,
           unflatten(first / row, in.gather_shape, outer_dims, index.data());
           const char* at = in.data;
           for (std::size_t d = 0; d < outer_dims; ++d) at += index[d] * in.gather_strides[d];
-          sums[static_cast<std::size_t>(b)] = step == static_cast<std::int64_t>(sizeof(T))
-                                                  ? pairwise_sum_of(reinterpret_cast<const T*>(at), n)
-                                                  : pairwise_sum_strided<T>(at, step, n);
+          sums[static_cast<std::size_t>(b)] = pairwise_sum_at<T>(at, step, n);
         } else {
           gather(reinterpret_cast<char*>(copy.get()), in, first, n);
           sums[static_cast<std::size_t>(b)] = pairwise_sum_of(copy.get(), n);
