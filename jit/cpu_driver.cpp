@@ -1455,58 +1455,68 @@ int run_buffered_sums(std::int64_t count, const std::vector<LoopInput>& inputs,
 }
 
 template <typename T>
-int run_leading_sums_of(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides,
-                        int reduced, bool mean, char* out_bytes) {
-  const std::int64_t rows = element_count(Shape(shape.begin(), shape.begin() + reduced));
-  const std::int64_t columns = element_count(Shape(shape.begin() + reduced, shape.end()));
+int run_column_sums_of(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
+                       int reduced, bool mean, char* out_bytes) {
+  const std::int64_t outers = element_count(Shape(shape.begin(), shape.begin() + outer));
+  const std::int64_t rows = element_count(Shape(shape.begin() + outer, shape.begin() + outer + reduced));
+  const std::int64_t columns = element_count(Shape(shape.begin() + outer + reduced, shape.end()));
   T* out = reinterpret_cast<T*>(out_bytes);
-  // A thread's share: blocks of columns; within one, the running sums of
-  // 256 bytes of columns at a time stay in registers down all the rows.
+  // A thread's share: blocks of columns of one outer index; within one, the
+  // running sums of 256 bytes of columns at a time stay in registers down
+  // all the rows.
   constexpr std::int64_t kBlock = 512;
   constexpr std::int64_t kChunk = 256 / sizeof(T);
   const std::int64_t blocks = (columns + kBlock - 1) / kBlock;
-  const int threads = rows * columns < kMinParallelWork ? 1 : host_threads();
+  const std::int64_t tasks = outers * blocks;
+  const int threads = outers * rows * columns < kMinParallelWork ? 1 : host_threads();
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(blocks >= threads ? threads : static_cast<int>(blocks))
+#pragma omp parallel num_threads(tasks >= threads ? threads : static_cast<int>(tasks))
   {
     std::feclearexcept(kFpFlags);
-    std::vector<std::int64_t> index(static_cast<std::size_t>(reduced));
-    // Column `first`'s element of each row in turn, as an odometer over
-    // the reduced dimensions; `add` takes a row's elements from there.
-    auto down_rows = [&](std::int64_t first, auto add) {
-      std::fill(index.begin(), index.end(), 0);
-      const char* row = data + first * static_cast<std::int64_t>(sizeof(T));
+    std::vector<std::int64_t> index(static_cast<std::size_t>(outer + reduced));
+    const std::int64_t* row_strides = strides.data() + outer;
+    const std::int64_t* row_shape = shape.data() + outer;
+    // Column `first`'s element of each row in turn from `base`, as an
+    // odometer over the reduced dimensions; `add` takes a row's elements.
+    auto down_rows = [&](const char* base, std::int64_t first, auto add) {
+      std::int64_t* at = index.data() + outer;
+      std::fill(at, at + reduced, 0);
+      const char* row = base + first * static_cast<std::int64_t>(sizeof(T));
       if (reduced == 1) {
-        for (std::int64_t r = 0; r < rows; ++r, row += strides[0]) add(reinterpret_cast<const T*>(row));
+        for (std::int64_t r = 0; r < rows; ++r, row += row_strides[0]) add(reinterpret_cast<const T*>(row));
         return;
       }
       for (std::int64_t r = 0; r < rows; ++r) {
         add(reinterpret_cast<const T*>(row));
         for (int d = reduced - 1; d >= 0; --d) {
-          const auto u = static_cast<std::size_t>(d);
-          row += strides[u];
-          if (++index[u] < shape[u]) break;
-          row -= shape[u] * strides[u];
-          index[u] = 0;
+          row += row_strides[d];
+          if (++at[d] < row_shape[d]) break;
+          row -= row_shape[d] * row_strides[d];
+          at[d] = 0;
         }
       }
     };
 #pragma omp for schedule(static)
-    for (std::int64_t b = 0; b < blocks; ++b) {
+    for (std::int64_t t = 0; t < tasks; ++t) {
+      const std::int64_t o = t / blocks, b = t % blocks;
+      unflatten(o, shape, static_cast<std::size_t>(outer), index.data());
+      const char* base = data;
+      for (int d = 0; d < outer; ++d) base += index[static_cast<std::size_t>(d)] * strides[static_cast<std::size_t>(d)];
+      T* sums_out = out + o * columns;
       const std::int64_t end = std::min(columns, (b + 1) * kBlock);
       for (std::int64_t first = b * kBlock; first < end; first += kChunk) {
         const std::int64_t n = std::min(kChunk, end - first);
         T sums[kChunk] = {};
         if (n == kChunk) {
-          down_rows(first, [&sums](const T* x) {
+          down_rows(base, first, [&sums](const T* x) {
             for (std::int64_t j = 0; j < kChunk; ++j) sums[j] += x[j];
           });
         } else {
-          down_rows(first, [&sums, n](const T* x) {
+          down_rows(base, first, [&sums, n](const T* x) {
             for (std::int64_t j = 0; j < n; ++j) sums[j] += x[j];
           });
         }
-        for (std::int64_t j = 0; j < n; ++j) out[first + j] = mean ? sums[j] / static_cast<T>(rows) : sums[j];
+        for (std::int64_t j = 0; j < n; ++j) sums_out[first + j] = mean ? sums[j] / static_cast<T>(rows) : sums[j];
       }
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
@@ -1721,27 +1731,28 @@ bool fits_row_results(const Shape& shape, int reduced_dims, const std::vector<Lo
   return !(float_sums && last_two_merge(shape, inputs, {}));
 }
 
-int run_leading_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides,
-                     int reduced_dims, DType dtype, bool mean, char* out) {
+int run_column_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
+                    int reduced_dims, DType dtype, bool mean, char* out) {
   const int r = static_cast<int>(shape.size());
-  if ((dtype != DType::kFloat64 && dtype != DType::kFloat32) || reduced_dims < 1 || reduced_dims >= r ||
+  const int inner = outer + reduced_dims;  // the first kept dimension inside
+  if ((dtype != DType::kFloat64 && dtype != DType::kFloat32) || outer < 0 || reduced_dims < 1 || inner >= r ||
       static_cast<int>(strides.size()) != r) {
     return -1;
   }
-  std::int64_t block = itemsize(dtype);  // the kept dimensions, C-contiguous
-  for (int d = r - 1; d >= reduced_dims; --d) {
+  std::int64_t block = itemsize(dtype);  // the kept dimensions inside, C-contiguous
+  for (int d = r - 1; d >= inner; --d) {
     if (shape[d] > 1 && strides[d] != block) return -1;
     block *= shape[d];
   }
-  for (int d = reduced_dims - 1; d >= 0; --d) {  // each reduced one steps over all inside it
+  for (int d = inner - 1; d >= 0; --d) {  // each one outside steps over all inside it
     if (shape[d] > 1 && strides[d] < block) return -1;
     if (shape[d] > 1) block = strides[d] * shape[d];
   }
-  // NumPy drops dimensions of one: with one element kept, its reduction is
-  // the whole array's, added pairwise.
-  if (element_count(shape) == 0 || element_count(Shape(shape.begin() + reduced_dims, shape.end())) == 1) return -1;
-  return dtype == DType::kFloat64 ? run_leading_sums_of<double>(data, shape, strides, reduced_dims, mean, out)
-                                  : run_leading_sums_of<float>(data, shape, strides, reduced_dims, mean, out);
+  // NumPy drops dimensions of one: with one element kept inside, its
+  // reduction adds the reduced dimensions pairwise.
+  if (element_count(shape) == 0 || element_count(Shape(shape.begin() + inner, shape.end())) == 1) return -1;
+  return dtype == DType::kFloat64 ? run_column_sums_of<double>(data, shape, strides, outer, reduced_dims, mean, out)
+                                  : run_column_sums_of<float>(data, shape, strides, outer, reduced_dims, mean, out);
 }
 
 int run_row_norms(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, DType dtype,

@@ -506,8 +506,9 @@ class Runner {
   }
 
   // Reductions of an array as it is that kernels do not take, computed by
-  // the driver in NumPy's order: a float sum or mean over leading axes
-  // (x.mean(axis=0), jit::run_leading_sums), and a 2-norm along the last
+  // the driver in NumPy's order: a float sum or mean over axes with kept
+  // axes inside them (x.mean(axis=0), x.sum(axis=1) of 3-D x,
+  // jit::run_column_sums), and a 2-norm along the last
   // axis of an array of two or more dimensions (np.linalg.norm(x, axis=1),
   // jit::run_row_norms; along an axis given, NumPy adds the squares
   // pairwise). 1 when done, 0 when the node is none of these (NumPy computes
@@ -522,9 +523,11 @@ class Runner {
     }
     const jit::Node& x = nodes_[static_cast<std::size_t>(n.inputs[0])];
     const int rank = static_cast<int>(x.shape.size());
-    int leading = 0;
-    while (leading < rank && (n.axes & (1u << leading))) ++leading;
-    if (sum && (leading == 0 || leading == rank || n.axes != (1u << leading) - 1)) return 0;
+    int outer = 0;  // the reduced axes [outer, inner): one block, with kept axes after it
+    while (outer < rank && !(n.axes & (1u << outer))) ++outer;
+    int inner = outer;
+    while (inner < rank && (n.axes & (1u << inner))) ++inner;
+    if (sum && (outer == rank || inner == rank || n.axes != (1u << inner) - (1u << outer))) return 0;
     if (!sum && (rank < 2 || n.axes != 1u << (rank - 1))) return 0;
     PyObject* object = trace_.objects[static_cast<std::size_t>(n.inputs[0])];
     if (!object || Py_TYPE(object) != &PyArray_Type) return 0;
@@ -548,16 +551,17 @@ class Runner {
     if (!out) return -1;
     const auto* data = static_cast<const char*>(PyArray_DATA(a));
     auto* results = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)));
-    const int flags = sum ? jit::run_leading_sums(data, shape, strides, leading, n.dtype, n.op == jit::Op::mean, results)
+    const int flags = sum ? jit::run_column_sums(data, shape, strides, outer, inner - outer, n.dtype,
+                                                 n.op == jit::Op::mean, results)
                           : jit::run_row_norms(data, shape, strides, n.dtype, results);
     if (flags < 0) {
       Py_DECREF(out);
       return 0;
     }
     flags_raised |= flags;
-    static Counter& leading_sums = counter("jit.leading_sum_runs");
+    static Counter& column_sums = counter("jit.column_sum_runs");
     static Counter& row_norms = counter("jit.row_norm_runs");
-    (sum ? leading_sums : row_norms).add();
+    (sum ? column_sums : row_norms).add();
     trace_.objects[static_cast<std::size_t>(index)] = out;
     release_inputs_of(index, position_[static_cast<std::size_t>(index)]);
     return 1;
