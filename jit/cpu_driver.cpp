@@ -1764,6 +1764,27 @@ int run_row_norms(const char* data, const Shape& shape, const std::vector<std::i
                                   : run_row_norms_of<float>(data, shape, strides, out);
 }
 
+bool sums_in_kernel_order(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                          const std::vector<LoopReduction>& reductions) {
+  const int r = static_cast<int>(shape.size());
+  for (const LoopReduction& red : reductions) {
+    if ((red.op != Op::sum && red.op != Op::mean) || !is_float(red.compute) || red.operand_input < 0) continue;
+    const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
+    if (!in.gather_shape.empty() || static_cast<int>(in.strides.size()) != r) return false;
+    std::int64_t run_step = 0, widest_reduced = 0;  // the run's element step; the largest reduced step
+    for (int d = r - reduced_dims; d < r; ++d) {
+      if (shape[d] == 1) continue;
+      if (run_step != 0 && in.strides[d] * shape[d] != run_step) return false;  // does not merge
+      run_step = in.strides[d];
+      widest_reduced = std::max<std::int64_t>(widest_reduced, std::llabs(in.strides[d]));
+    }
+    for (int d = 0; d < r - reduced_dims; ++d) {
+      if (shape[d] > 1 && widest_reduced > 0 && std::llabs(in.strides[d]) <= widest_reduced) return false;
+    }
+  }
+  return true;
+}
+
 int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
                   const std::vector<LoopReduction>& reductions) {
   const std::size_t r = shape.size();

@@ -92,6 +92,17 @@ bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& o
 int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 
+// Whether the float sums and means of `reductions` over the last
+// `reduced_dims` dimensions of inputs as they are (the loop as the group
+// has it, before order_loop) come out in NumPy's order from a kernel, which
+// adds each result's elements pairwise in C order: NumPy does so when the
+// reduced dimensions merge into one run that lies innermost in memory. A
+// transposed input (x.T.sum(axis=1): NumPy adds column after column) or
+// reduced dimensions that do not merge (x[..., 1:].sum(axis=(1, 2))) are
+// added otherwise. Other reductions are not asked about: true.
+bool sums_in_kernel_order(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                          const std::vector<LoopReduction>& reductions);
+
 // Float sums and means of all of inputs as they are, not C-contiguous
 // (transposed, Fortran order, reversed, sliced or stepped), in NumPy's
 // order: its iterator walks the dimensions from the largest memory step to

@@ -2,9 +2,10 @@
 
 #include <opcode.h>
 
-#include <cfenv>
 #include <algorithm>
+#include <cfenv>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -280,9 +281,10 @@ class Runner {
       }
       const int status = backend ? run_group(*backend, plan, s, flags) : 0;
       if (status < 0) return -1;
-      if (status == 0) {  // not compiled
+      if (status == 0) {  // not compiled, or not in NumPy's order
         for (int m : step.group.members) {
-          if (run_node(m, &flags, ignored, false) < 0) return -1;
+          const int done = run_in_driver(m, flags);
+          if (done < 0 || (done == 0 && run_node(m, &flags, ignored, false) < 0)) return -1;
         }
       }
     }
@@ -505,6 +507,44 @@ class Runner {
     return 0;
   }
 
+  // The axes of an array (`shape`, byte `strides`) with more than one
+  // element, in the order NumPy's reduction walks them (from the largest
+  // memory step to the smallest), when those reduced (`axes`) form one block
+  // with kept axes inside it and the kept axes keep their order (so that
+  // the results come out in C order): `shape` and `strides` rewritten so,
+  // `outer` kept axes before the `reduced` ones. False otherwise.
+  static bool walk_as_columns(std::uint32_t axes, jit::Shape& shape, std::vector<std::int64_t>& strides, int& outer,
+                              int& reduced) {
+    std::vector<int> order;
+    for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
+      if (shape[d] > 1) order.push_back(d);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int p, int q) { return std::llabs(strides[p]) > std::llabs(strides[q]); });
+    outer = reduced = 0;
+    int kept_after = 0, last_kept = -1;
+    for (int d : order) {
+      const bool is_reduced = axes & (1u << d);
+      if (is_reduced && kept_after > 0) return false;  // a second block
+      if (!is_reduced) {
+        if (d < last_kept) return false;  // kept axes reordered
+        last_kept = d;
+        (reduced == 0 ? outer : kept_after) += 1;
+      }
+      reduced += is_reduced;
+    }
+    if (reduced == 0 || kept_after == 0) return false;
+    jit::Shape walked_shape;
+    std::vector<std::int64_t> walked_strides;
+    for (int d : order) {
+      walked_shape.push_back(shape[d]);
+      walked_strides.push_back(strides[d]);
+    }
+    shape = std::move(walked_shape);
+    strides = std::move(walked_strides);
+    return true;
+  }
+
   // Reductions of an array as it is that kernels do not take, computed by
   // the driver in NumPy's order: a float sum or mean over axes with kept
   // axes inside them (x.mean(axis=0), x.sum(axis=1) of 3-D x,
@@ -523,11 +563,6 @@ class Runner {
     }
     const jit::Node& x = nodes_[static_cast<std::size_t>(n.inputs[0])];
     const int rank = static_cast<int>(x.shape.size());
-    int outer = 0;  // the reduced axes [outer, inner): one block, with kept axes after it
-    while (outer < rank && !(n.axes & (1u << outer))) ++outer;
-    int inner = outer;
-    while (inner < rank && (n.axes & (1u << inner))) ++inner;
-    if (sum && (outer == rank || inner == rank || n.axes != (1u << inner) - (1u << outer))) return 0;
     if (!sum && (rank < 2 || n.axes != 1u << (rank - 1))) return 0;
     PyObject* object = trace_.objects[static_cast<std::size_t>(n.inputs[0])];
     if (!object || Py_TYPE(object) != &PyArray_Type) return 0;
@@ -539,9 +574,11 @@ class Runner {
     // NumPy's squares of an array in another order lie in that order, and
     // its sum along the last axis then need not be pairwise.
     if (!sum && !is_c_ordered(a)) return 0;
-    const jit::Shape shape(PyArray_DIMS(a), PyArray_DIMS(a) + rank);
+    jit::Shape shape(PyArray_DIMS(a), PyArray_DIMS(a) + rank);
     if (shape != x.shape) return 0;
-    const std::vector<std::int64_t> strides(PyArray_STRIDES(a), PyArray_STRIDES(a) + rank);
+    std::vector<std::int64_t> strides(PyArray_STRIDES(a), PyArray_STRIDES(a) + rank);
+    int outer = 0, reduced = 0;  // of the axes as NumPy walks them, for a sum
+    if (sum && !walk_as_columns(n.axes, shape, strides, outer, reduced)) return 0;
     std::vector<npy_intp> dims(n.shape.begin(), n.shape.end());
     PyObject* out = nullptr;
     {
@@ -551,7 +588,7 @@ class Runner {
     if (!out) return -1;
     const auto* data = static_cast<const char*>(PyArray_DATA(a));
     auto* results = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)));
-    const int flags = sum ? jit::run_column_sums(data, shape, strides, outer, inner - outer, n.dtype,
+    const int flags = sum ? jit::run_column_sums(data, shape, strides, outer, reduced, n.dtype,
                                                  n.op == jit::Op::mean, results)
                           : jit::run_row_norms(data, shape, strides, n.dtype, results);
     if (flags < 0) {
@@ -701,6 +738,12 @@ class Runner {
                     ? jit::run_full_sums(loop_shape, inputs, outputs, reductions)
                     : -1;
     bool summed_inputs = flags >= 0;
+    // Other sums of inputs NumPy walks otherwise than a kernel: NumPy's.
+    if (!summed_inputs && !jit::sums_in_kernel_order(loop_shape, reduced_dims, inputs, reductions)) {
+      for (PyObject* o : made) Py_DECREF(o);
+      release();
+      return 0;
+    }
     jit::KernelOptions options;
     if (!summed_inputs) {
       jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices);
