@@ -680,8 +680,16 @@ class Runner {
       }
     }
 
+    // A float sum or product of computed values depends on the order NumPy
+    // adds them in: its temporary's layout, which follows the inputs'.
     bool layout_matters = group.shape.size() >= 2 && !group.outputs.empty();
-    for (int r : group.reductions) layout_matters = layout_matters || nodes_[r].shape.size() >= 2;
+    for (int r : group.reductions) {
+      const jit::Node& n = nodes_[r];
+      const bool ordered = jit::is_float(n.compute) &&
+                           (n.op == jit::Op::sum || n.op == jit::Op::mean || n.op == jit::Op::prod) &&
+                           std::find(group.inputs.begin(), group.inputs.end(), n.inputs[0]) == group.inputs.end();
+      layout_matters = layout_matters || n.shape.size() >= 2 || (ordered && group.shape.size() >= 2);
+    }
     if (!c_order_inputs_ && layout_matters) {
       release();
       return 0;

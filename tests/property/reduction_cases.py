@@ -4,9 +4,10 @@ print the same. Shapes of one to four dimensions (dimensions of one, short
 rows, long rows), every layout a program makes without copying (transposes,
 Fortran order, reversed, sliced and stepped axes), float64 and float32, and
 the reductions whose result depends on the order NumPy adds in: sum, mean,
-std, var, prod and np.linalg.norm over all axes, one axis or several; and
-max, min, argmax (without zeros of both signs, where npython's choice is
-documented to differ). Usage: reduction_cases.py SEED COUNT."""
+std, var, prod and np.linalg.norm over all axes, one axis or several, of
+the array and of values computed from it; and max, min, argmax (without
+zeros of both signs, where npython's choice is documented to differ).
+Usage: reduction_cases.py SEED COUNT."""
 import hashlib
 import sys
 import warnings
@@ -21,7 +22,9 @@ def digest(result):
     return f"{result.dtype} {result.shape} " + hashlib.sha1(np.ascontiguousarray(result).tobytes()).hexdigest()[:12]
 
 
-def array_of(rng, dims, dtype):
+def array_of(rng, dims, dtype, near_one):
+    if near_one:  # products that neither overflow nor vanish
+        return (1.0 + rng.standard_normal(dims) * 1e-3).astype(dtype)
     x = (rng.standard_normal(dims) * 10.0 ** int(rng.integers(-3, 4))).astype(dtype)
     if rng.random() < 0.1:
         x.flat[int(rng.integers(0, x.size))] = [np.nan, np.inf][int(rng.integers(0, 2))]
@@ -45,10 +48,12 @@ def axis_of(rng, ndim):
     return tuple(sorted(rng.choice(ndim, size=k, replace=False).tolist()))
 
 
-def reduce(rng, x):
+OPS = ["sum", "mean", "std", "var", "prod", "norm", "max", "min", "argmax", "sum of computed", "mean of computed"]
+
+
+def reduce(rng, op, x):
     axis = axis_of(rng, x.ndim)
     keepdims = bool(rng.random() < 0.3)
-    op = ["sum", "mean", "std", "var", "prod", "norm", "max", "min", "argmax"][int(rng.integers(0, 9))]
     if op == "norm":
         if isinstance(axis, tuple) and len(axis) > 2:
             axis = None
@@ -59,6 +64,10 @@ def reduce(rng, x):
     # Called by name, not through getattr: npython records calls it can see.
     if op == "sum":
         return op, axis, x.sum(axis=axis, keepdims=keepdims)
+    if op == "sum of computed":  # NumPy adds its temporary, laid out as x is
+        return op, axis, (x * 2.0 + 1.0).sum(axis=axis, keepdims=keepdims)
+    if op == "mean of computed":
+        return op, axis, np.mean(np.abs(x - 0.5), axis=axis, keepdims=keepdims)
     if op == "mean":
         return op, axis, np.mean(x, axis=axis, keepdims=keepdims)
     if op == "std":
@@ -81,9 +90,10 @@ def main(seed, count):
         while np.prod(dims) > 1_000_000:
             dims[int(np.argmax(dims))] //= 3
         dtype = [np.float64, np.float32][int(rng.integers(0, 2))]
-        x = view_of(rng, array_of(rng, dims, dtype))
+        op = OPS[int(rng.integers(0, len(OPS)))]
+        x = view_of(rng, array_of(rng, dims, dtype, op == "prod"))
         try:
-            op, axis, result = reduce(rng, x)
+            op, axis, result = reduce(rng, op, x)
             out = digest(result)
         except ValueError as error:
             op, axis, out = "error", None, str(error)
