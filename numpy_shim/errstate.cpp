@@ -80,6 +80,11 @@ const Seen* current() {
     seen.warns[i] = std::strcmp(text, "warn") == 0;
     seen.traceable = seen.traceable && (seen.warns[i] || std::strcmp(text, "ignore") == 0);
   }
+  // The driver adds some float sums in the order of NumPy's default buffer
+  // (8,192 elements): with another size (np.setbufsize) NumPy runs alone.
+  PyObject* bufsize = PyDict_GetItemString(modes, "bufsize");  // borrowed
+  seen.traceable = seen.traceable && bufsize && PyLong_Check(bufsize) && PyLong_AsLong(bufsize) == 8192;
+  PyErr_Clear();
   Py_DECREF(modes);
   Py_XDECREF(g_seen.extobj);
   g_seen = seen;

@@ -10,7 +10,8 @@ namespace npy::numpy_shim {
 enum class FpCategory { kDivide, kOverflow, kUnderflow, kInvalid };
 
 // Whether the state in force lets a region defer its checks: every category
-// 'ignore' or 'warn' (the others raise or call at the operation itself).
+// 'ignore' or 'warn' (the others raise or call at the operation itself),
+// and NumPy's default buffer size, whose order some sums follow.
 bool errstate_is_traceable();
 
 // Whether a warnings filter turns NumPy's RuntimeWarnings into exceptions,

@@ -6,8 +6,8 @@
 # reversed axes, slices, steps, 3-D permutations, rows that merge into runs
 # longer than the buffer (which once crashed), float32, a sum and a mean of
 # one array in one region, signed zeros, NaN, infinities and overflow with
-# NumPy's warnings. Values by checksum of every byte. In a function:
-# evaluated frames only.
+# NumPy's warnings, and another buffer size (np.setbufsize). Values by
+# checksum of every byte. In a function: evaluated frames only.
 import hashlib
 import warnings
 
@@ -62,6 +62,14 @@ def main():
         show("inf - inf, reversed", special[:, ::-1].mean())
     for w in caught:
         print("warning:", w.category.__name__, w.message)
+    # Another buffer size (np.setbufsize) changes NumPy's order; npython
+    # then leaves the sums to NumPy.
+    x = rng.standard_normal((20000, 3))
+    old = np.setbufsize(4096)
+    show("buffer of 4096, columns", x[:, :2].sum())
+    show("buffer of 4096, stepped", x[::2].mean())
+    np.setbufsize(old)
+    show("buffer of 8192 again", x[:, :2].sum())
 
 
 main()
