@@ -1454,18 +1454,37 @@ int run_buffered_sums(std::int64_t count, const std::vector<LoopInput>& inputs,
   return flags.load();
 }
 
-template <typename T>
+// A bool element as NumPy stores it: a byte, 0 or not.
+struct BoolByte {
+  std::uint8_t byte;
+};
+
+// An element of type T as an accumulator of type A takes it: floats as they
+// are; integers modulo 2**64 (sign-extended), added with wrap-around as
+// NumPy casts and adds them; bools as 0 or 1, whatever their byte.
+template <typename A, typename T>
+A accumulated(T x) {
+  if constexpr (std::is_same_v<T, BoolByte>) {
+    return static_cast<A>(x.byte != 0);
+  } else {
+    return static_cast<A>(x);
+  }
+}
+
+// Column sums of elements of type T into accumulators and results of type
+// A (T for floats, std::uint64_t for integers, whose sums wrap).
+template <typename T, typename A>
 int run_column_sums_of(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
                        int reduced, bool mean, char* out_bytes) {
   const std::int64_t outers = element_count(Shape(shape.begin(), shape.begin() + outer));
   const std::int64_t rows = element_count(Shape(shape.begin() + outer, shape.begin() + outer + reduced));
   const std::int64_t columns = element_count(Shape(shape.begin() + outer + reduced, shape.end()));
-  T* out = reinterpret_cast<T*>(out_bytes);
+  A* out = reinterpret_cast<A*>(out_bytes);
   // A thread's share: blocks of columns of one outer index; within one, the
   // running sums of 256 bytes of columns at a time stay in registers down
   // all the rows.
   constexpr std::int64_t kBlock = 512;
-  constexpr std::int64_t kChunk = 256 / sizeof(T);
+  constexpr std::int64_t kChunk = 256 / sizeof(A);
   const std::int64_t blocks = (columns + kBlock - 1) / kBlock;
   const std::int64_t tasks = outers * blocks;
   const int threads = outers * rows * columns < kMinParallelWork ? 1 : host_threads();
@@ -1502,21 +1521,21 @@ int run_column_sums_of(const char* data, const Shape& shape, const std::vector<s
       unflatten(o, shape, static_cast<std::size_t>(outer), index.data());
       const char* base = data;
       for (int d = 0; d < outer; ++d) base += index[static_cast<std::size_t>(d)] * strides[static_cast<std::size_t>(d)];
-      T* sums_out = out + o * columns;
+      A* sums_out = out + o * columns;
       const std::int64_t end = std::min(columns, (b + 1) * kBlock);
       for (std::int64_t first = b * kBlock; first < end; first += kChunk) {
         const std::int64_t n = std::min(kChunk, end - first);
-        T sums[kChunk] = {};
+        A sums[kChunk] = {};
         if (n == kChunk) {
           down_rows(base, first, [&sums](const T* x) {
-            for (std::int64_t j = 0; j < kChunk; ++j) sums[j] += x[j];
+            for (std::int64_t j = 0; j < kChunk; ++j) sums[j] += accumulated<A>(x[j]);
           });
         } else {
           down_rows(base, first, [&sums, n](const T* x) {
-            for (std::int64_t j = 0; j < n; ++j) sums[j] += x[j];
+            for (std::int64_t j = 0; j < n; ++j) sums[j] += accumulated<A>(x[j]);
           });
         }
-        for (std::int64_t j = 0; j < n; ++j) sums_out[first + j] = mean ? sums[j] / static_cast<T>(rows) : sums[j];
+        for (std::int64_t j = 0; j < n; ++j) sums_out[first + j] = mean ? sums[j] / static_cast<A>(rows) : sums[j];
       }
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
@@ -1732,10 +1751,12 @@ bool fits_row_results(const Shape& shape, int reduced_dims, const std::vector<Lo
 }
 
 int run_column_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
-                    int reduced_dims, DType dtype, bool mean, char* out) {
+                    int reduced_dims, DType dtype, DType result, bool mean, char* out) {
   const int r = static_cast<int>(shape.size());
   const int inner = outer + reduced_dims;  // the first kept dimension inside
-  if ((dtype != DType::kFloat64 && dtype != DType::kFloat32) || outer < 0 || reduced_dims < 1 || inner >= r ||
+  const bool float_sums = is_float(dtype) && result == dtype;
+  const bool int_sums = !is_float(dtype) && !mean && (result == DType::kInt64 || result == DType::kUInt64);
+  if ((!float_sums && !int_sums) || outer < 0 || reduced_dims < 1 || inner >= r ||
       static_cast<int>(strides.size()) != r) {
     return -1;
   }
@@ -1751,8 +1772,24 @@ int run_column_sums(const char* data, const Shape& shape, const std::vector<std:
   // NumPy drops dimensions of one: with one element kept inside, its
   // reduction adds the reduced dimensions pairwise.
   if (element_count(shape) == 0 || element_count(Shape(shape.begin() + inner, shape.end())) == 1) return -1;
-  return dtype == DType::kFloat64 ? run_column_sums_of<double>(data, shape, strides, outer, reduced_dims, mean, out)
-                                  : run_column_sums_of<float>(data, shape, strides, outer, reduced_dims, mean, out);
+  auto run = [&](auto element, auto accumulator) {
+    return run_column_sums_of<decltype(element), decltype(accumulator)>(data, shape, strides, outer, reduced_dims,
+                                                                       mean, out);
+  };
+  switch (dtype) {
+    case DType::kFloat64: return run(double{}, double{});
+    case DType::kFloat32: return run(float{}, float{});
+    case DType::kBool: return run(BoolByte{}, std::uint64_t{});
+    case DType::kInt8: return run(std::int8_t{}, std::uint64_t{});
+    case DType::kInt16: return run(std::int16_t{}, std::uint64_t{});
+    case DType::kInt32: return run(std::int32_t{}, std::uint64_t{});
+    case DType::kInt64: return run(std::int64_t{}, std::uint64_t{});
+    case DType::kUInt8: return run(std::uint8_t{}, std::uint64_t{});
+    case DType::kUInt16: return run(std::uint16_t{}, std::uint64_t{});
+    case DType::kUInt32: return run(std::uint32_t{}, std::uint64_t{});
+    case DType::kUInt64: return run(std::uint64_t{}, std::uint64_t{});
+  }
+  return -1;
 }
 
 int run_row_norms(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, DType dtype,

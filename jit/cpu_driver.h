@@ -115,18 +115,19 @@ bool sums_in_kernel_order(const Shape& shape, int reduced_dims, const std::vecto
 int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
                   const std::vector<LoopReduction>& reductions);
 
-// The float sum or mean (`mean`) down the columns of an array as it is
-// (`data`, `shape`, byte `strides`, of `dtype`, float64 or float32): over
-// the `reduced_dims` dimensions after the first `outer` ones, with kept
-// dimensions inside them (x.mean(axis=0), x.sum(axis=1) of 3-D x), into the
-// C-contiguous `out`, in NumPy's order: NumPy's reduction walks the reduced
-// dimensions outside the kept ones inside (each row added to the running
-// sums, from +0.0, one after another) when those are contiguous and every
-// dimension outside steps over all inside it forwards. Columns are shared
-// out over the threads. Returns the floating-point flags raised, or -1 when
-// the array is not laid out so.
+// The sum or mean (`mean`) down the columns of an array as it is (`data`,
+// `shape`, byte `strides`, of `dtype`) into results of `result`: float
+// sums and means of their own type, or integer and bool sums into int64 or
+// uint64 (wrapping, as NumPy's). Over the `reduced_dims` dimensions after
+// the first `outer` ones, with kept dimensions inside them (x.mean(axis=0),
+// x.sum(axis=1) of 3-D x), into the C-contiguous `out`, in NumPy's order:
+// NumPy's reduction walks the reduced dimensions outside the kept ones
+// inside (each row added to the running sums, from +0.0, one after
+// another) when those are contiguous and every dimension outside steps over
+// all inside it forwards. Columns are shared out over the threads. Returns
+// the floating-point flags raised, or -1 when the array is not laid out so.
 int run_column_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
-                    int reduced_dims, DType dtype, bool mean, char* out);
+                    int reduced_dims, DType dtype, DType result, bool mean, char* out);
 
 // The 2-norm along the last dimension of an array as it is (`data`,
 // `shape` of two or more dimensions, byte `strides`, of `dtype`, float64 or

@@ -546,9 +546,9 @@ class Runner {
   }
 
   // Reductions of an array as it is that kernels do not take, computed by
-  // the driver in NumPy's order: a float sum or mean over axes with kept
-  // axes inside them (x.mean(axis=0), x.sum(axis=1) of 3-D x,
-  // jit::run_column_sums), and a 2-norm along the last
+  // the driver in NumPy's order: a float sum or mean, or an integer or bool
+  // sum, over axes with kept axes inside them (x.mean(axis=0), x.sum(axis=1)
+  // of 3-D x, jit::run_column_sums), and a 2-norm along the last
   // axis of an array of two or more dimensions (np.linalg.norm(x, axis=1),
   // jit::run_row_norms; along an axis given, NumPy adds the squares
   // pairwise). 1 when done, 0 when the node is none of these (NumPy computes
@@ -557,17 +557,21 @@ class Runner {
     const jit::Node& n = nodes_[static_cast<std::size_t>(index)];
     const EagerForm& form = trace_.eager[static_cast<std::size_t>(index)];
     const bool sum = n.op == jit::Op::sum || n.op == jit::Op::mean;
-    if ((!sum && n.op != jit::Op::norm) || form.kind == EagerForm::Kind::kPartOfCall || n.dtype != n.compute ||
-        !jit::is_float(n.dtype)) {
+    const jit::Node& x = nodes_[static_cast<std::size_t>(n.inputs[0])];
+    // Floats of their own type, or integer and bool sums (exact in any order).
+    const bool float_result = jit::is_float(n.dtype) && n.dtype == n.compute && x.dtype == n.dtype;
+    const bool int_sum = n.op == jit::Op::sum && !jit::is_float(x.dtype) &&
+                         (n.dtype == jit::DType::kInt64 || n.dtype == jit::DType::kUInt64);
+    if ((!sum && n.op != jit::Op::norm) || form.kind == EagerForm::Kind::kPartOfCall || !(float_result || int_sum) ||
+        (!sum && !float_result)) {
       return 0;
     }
-    const jit::Node& x = nodes_[static_cast<std::size_t>(n.inputs[0])];
     const int rank = static_cast<int>(x.shape.size());
     if (!sum && (rank < 2 || n.axes != 1u << (rank - 1))) return 0;
     PyObject* object = trace_.objects[static_cast<std::size_t>(n.inputs[0])];
     if (!object || Py_TYPE(object) != &PyArray_Type) return 0;
     auto* a = reinterpret_cast<PyArrayObject*>(object);
-    if (PyArray_TYPE(a) != typenum_of(n.dtype) || !PyArray_ISNBO(PyArray_DESCR(a)->byteorder) ||
+    if (PyArray_TYPE(a) != typenum_of(x.dtype) || !PyArray_ISNBO(PyArray_DESCR(a)->byteorder) ||
         PyArray_NDIM(a) != rank || !PyArray_ISALIGNED(a)) {
       return 0;
     }
@@ -588,7 +592,7 @@ class Runner {
     if (!out) return -1;
     const auto* data = static_cast<const char*>(PyArray_DATA(a));
     auto* results = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)));
-    const int flags = sum ? jit::run_column_sums(data, shape, strides, outer, reduced, n.dtype,
+    const int flags = sum ? jit::run_column_sums(data, shape, strides, outer, reduced, x.dtype, n.dtype,
                                                  n.op == jit::Op::mean, results)
                           : jit::run_row_norms(data, shape, strides, n.dtype, results);
     if (flags < 0) {

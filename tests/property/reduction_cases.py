@@ -5,9 +5,9 @@ rows, long rows), every layout a program makes without copying (transposes,
 Fortran order, reversed, sliced and stepped axes), float64 and float32, and
 the reductions whose result depends on the order NumPy adds in: sum, mean,
 std, var, prod and np.linalg.norm over all axes, one axis or several, of
-the array and of values computed from it; and max, min, argmax (without
-zeros of both signs, where npython's choice is documented to differ).
-Usage: reduction_cases.py SEED COUNT."""
+the array and of values computed from it; max, min, argmax (without zeros
+of both signs, where npython's choice is documented to differ); and integer
+and bool sums. Usage: reduction_cases.py SEED COUNT."""
 import hashlib
 import sys
 import warnings
@@ -89,9 +89,14 @@ def main(seed, count):
         dims = [int(rng.choice(SIZES)) for _ in range(ndim)]
         while np.prod(dims) > 1_000_000:
             dims[int(np.argmax(dims))] //= 3
-        dtype = [np.float64, np.float32][int(rng.integers(0, 2))]
-        op = OPS[int(rng.integers(0, len(OPS)))]
-        x = view_of(rng, array_of(rng, dims, dtype, op == "prod"))
+        if rng.random() < 0.15:  # integer and bool sums: exact, but their own paths
+            dtype = [np.bool_, np.int8, np.int32, np.int64, np.uint8, np.uint64][int(rng.integers(0, 6))]
+            op = "sum"
+            x = view_of(rng, rng.integers(0, 200, size=dims).astype(dtype))
+        else:
+            dtype = [np.float64, np.float32][int(rng.integers(0, 2))]
+            op = OPS[int(rng.integers(0, len(OPS)))]
+            x = view_of(rng, array_of(rng, dims, dtype, op == "prod"))
         try:
             op, axis, result = reduce(rng, op, x)
             out = digest(result)
