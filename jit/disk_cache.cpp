@@ -16,6 +16,7 @@
 #include <cstring>
 #include <ctime>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <utility>
 
@@ -241,18 +242,17 @@ void tidy_dir() {
   if (fd < 0) return;
   futimens(fd, nullptr);
   close(fd);
-  DIR* dir = opendir(cache.dir.c_str());
+  const std::unique_ptr<DIR, int (*)(DIR*)> dir(opendir(cache.dir.c_str()), closedir);
   if (!dir) return;
   std::vector<CacheEntry> entries;
-  while (const dirent* entry = readdir(dir)) {
-    if (fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
+  while (const dirent* entry = readdir(dir.get())) {
+    if (fstatat(dirfd(dir.get()), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
       entries.push_back({entry->d_name, static_cast<std::int64_t>(st.st_size), static_cast<std::int64_t>(st.st_mtime)});
     }
   }
   for (const std::string& name : entries_to_remove(std::move(entries), now, kMaxCacheBytes)) {
-    unlinkat(dirfd(dir), name.c_str(), 0);
+    unlinkat(dirfd(dir.get()), name.c_str(), 0);
   }
-  closedir(dir);
 }
 
 }  // namespace

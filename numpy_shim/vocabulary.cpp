@@ -194,6 +194,16 @@ bool is_numpy_callable(PyObject* callable) {
 
 namespace {
 
+// The name of the module a C function belongs to, or nullptr.
+const char* module_of(PyObject* callable) {
+  if (!PyCFunction_Check(callable)) return nullptr;
+  PyObject* module = PyCFunction_GET_SELF(callable);
+  if (!module || !PyModule_Check(module)) return nullptr;
+  const char* name = PyModule_GetName(module);
+  if (!name) PyErr_Clear();
+  return name;
+}
+
 // A builtin that cannot look at frames or write into arrays.
 bool builtin_leaves_region_alone(PyObject* callable) {
   if (PyType_Check(callable)) {
@@ -204,14 +214,8 @@ bool builtin_leaves_region_alone(PyObject* callable) {
     const char* owner = PyDescr_TYPE(callable)->tp_name;
     return std::strncmp(owner, "numpy.", 6) != 0;
   }
-  if (!PyCFunction_Check(callable)) return false;
-  PyObject* module = PyCFunction_GET_SELF(callable);
-  if (!module || !PyModule_Check(module)) return false;
-  const char* module_name = PyModule_GetName(module);
-  if (!module_name) {
-    PyErr_Clear();
-    return false;
-  }
+  const char* module_name = module_of(callable);
+  if (!module_name) return false;
   if (std::strcmp(module_name, "math") == 0) return true;
   if (std::strcmp(module_name, "builtins") != 0) return false;
   const char* name = reinterpret_cast<PyCFunctionObject*>(callable)->m_ml->ml_name;
@@ -259,11 +263,7 @@ bool numpy_call_is_quiet(PyObject* callable, PyObject* kwnames) {
 }  // namespace
 
 bool reads_clock(PyObject* callable) {
-  if (!PyCFunction_Check(callable)) return false;
-  PyObject* module = PyCFunction_GET_SELF(callable);
-  if (!module || !PyModule_Check(module)) return false;
-  const char* module_name = PyModule_GetName(module);
-  if (!module_name) PyErr_Clear();
+  const char* module_name = module_of(callable);
   return module_name && std::strcmp(module_name, "time") == 0;
 }
 
