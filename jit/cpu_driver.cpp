@@ -20,8 +20,6 @@ namespace npy::jit {
 namespace {
 
 constexpr std::int64_t kSpan = 4096;
-// NumPy's iterator buffer, in elements (np.getbufsize()'s default).
-constexpr std::int64_t kNumpyBufferSize = 8192;
 constexpr std::int64_t kShortRow = 64;  // rows shorter run flat (element-wise) or row by row in one call (reductions)
 constexpr std::size_t kMaxSlots = 64;           // inputs + outputs + ordered sums of a kernel
 constexpr std::int64_t kMaxRowsWork = 1 << 16;  // elements of one call over whole rows (int32 lanes of narrow sums never overflow)
@@ -1801,6 +1799,17 @@ int run_row_norms(const char* data, const Shape& shape, const std::vector<std::i
                                   : run_row_norms_of<float>(data, shape, strides, out);
 }
 
+std::vector<int> walk_order(const Shape& shape, const std::vector<std::int64_t>& strides) {
+  std::vector<int> order;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] > 1) order.push_back(static_cast<int>(d));
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int p, int q) {
+    return std::llabs(strides[static_cast<std::size_t>(p)]) > std::llabs(strides[static_cast<std::size_t>(q)]);
+  });
+  return order;
+}
+
 bool sums_in_kernel_order(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                           const std::vector<LoopReduction>& reductions) {
   const int r = static_cast<int>(shape.size());
@@ -1849,21 +1858,13 @@ int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, cons
       c_step *= shape[d];
     }
     any_other_layout = any_other_layout || !c_contiguous;
-    // NumPy's order: dimensions of one dropped, the rest from the largest
-    // step in memory to the smallest (signs kept: it walks reversed axes
-    // backwards), merged where one steps over the next whole.
-    std::vector<std::pair<std::int64_t, std::int64_t>> dims;  // size, byte stride
-    for (std::size_t d = 0; d < r; ++d) {
-      if (shape[d] == 1) continue;
-      if (in.strides[d] == 0) return -1;  // broadcast: not ordered so
-      dims.emplace_back(shape[d], in.strides[d]);
-    }
-    std::stable_sort(dims.begin(), dims.end(), [](const auto& a, const auto& b) {
-      return std::llabs(a.second) > std::llabs(b.second);
-    });
+    // NumPy's order (walk_order; signs kept: it walks reversed axes
+    // backwards), merged where one dimension steps over the next whole.
     in.gather_shape.clear();
     in.gather_strides.clear();
-    for (const auto& [n, stride] : dims) {
+    for (const int d : walk_order(shape, in.strides)) {
+      const std::int64_t n = shape[static_cast<std::size_t>(d)], stride = in.strides[static_cast<std::size_t>(d)];
+      if (stride == 0) return -1;  // broadcast: not ordered so
       if (!in.gather_shape.empty() && in.gather_strides.back() == n * stride) {
         in.gather_shape.back() *= n;
         in.gather_strides.back() = stride;

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "jit/cpu_driver.h"
+
 namespace npy::numpy_shim {
 namespace {
 
@@ -83,7 +85,7 @@ const Seen* current() {
   // The driver adds some float sums in the order of NumPy's default buffer
   // (8,192 elements): with another size (np.setbufsize) NumPy runs alone.
   PyObject* bufsize = PyDict_GetItemString(modes, "bufsize");  // borrowed
-  seen.traceable = seen.traceable && bufsize && PyLong_Check(bufsize) && PyLong_AsLong(bufsize) == 8192;
+  seen.traceable = seen.traceable && bufsize && PyLong_Check(bufsize) && PyLong_AsLong(bufsize) == jit::kNumpyBufferSize;
   PyErr_Clear();
   Py_DECREF(modes);
   Py_XDECREF(g_seen.extobj);

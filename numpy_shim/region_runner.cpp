@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cfenv>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -507,20 +506,14 @@ class Runner {
     return 0;
   }
 
-  // The axes of an array (`shape`, byte `strides`) with more than one
-  // element, in the order NumPy's reduction walks them (from the largest
-  // memory step to the smallest), when those reduced (`axes`) form one block
+  // The axes of an array (`shape`, byte `strides`) as NumPy's reduction
+  // walks them (jit::walk_order), when those reduced (`axes`) form one block
   // with kept axes inside it and the kept axes keep their order (so that
   // the results come out in C order): `shape` and `strides` rewritten so,
   // `outer` kept axes before the `reduced` ones. False otherwise.
   static bool walk_as_columns(std::uint32_t axes, jit::Shape& shape, std::vector<std::int64_t>& strides, int& outer,
                               int& reduced) {
-    std::vector<int> order;
-    for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
-      if (shape[d] > 1) order.push_back(d);
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int p, int q) { return std::llabs(strides[p]) > std::llabs(strides[q]); });
+    const std::vector<int> order = jit::walk_order(shape, strides);
     outer = reduced = 0;
     int kept_after = 0, last_kept = -1;
     for (int d : order) {
