@@ -1046,6 +1046,144 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
   return flags.load();
 }
 
+// Whether the reductions of a row_results kernel can run along rows of
+// `row` elements, longer than a vector, as run_long_row_results runs them:
+// every reduction's result is the same whichever lanes and in whichever
+// order its operands meet (integer sums, min and max; any, all), 8- and
+// 16-bit sums in 32-bit lanes cannot overflow them, and each input is read
+// in place: contiguous along the row, or one value for all of it.
+bool splits_long_rows(std::int64_t row, const std::vector<LoopInput>& inputs,
+                      const std::vector<LoopReduction>& reductions) {
+  if (row > kMaxRowsWork) return false;
+  for (const LoopReduction& red : reductions) {
+    const bool exact = (red.op == Op::sum && !is_float(red.compute)) || int_extreme(red) || red.op == Op::any ||
+                       red.op == Op::all;
+    if (!exact) return false;
+  }
+  for (const LoopInput& in : inputs) {
+    if (!in.gather_shape.empty() || in.strides.empty()) return false;
+    const std::int64_t inner = in.strides.back();
+    if (inner != 0 && inner != itemsize(in.dtype)) return false;
+  }
+  return true;
+}
+
+// Adds integer lanes of `from` to those of `into`, wrapping.
+void add_int_lanes(Vector& into, const Vector& from, int lane_bytes) {
+  if (lane_bytes == 8) {
+    for (std::size_t k = 0; k < sizeof(Vector) / 8; ++k) {
+      std::uint64_t a, b;
+      std::memcpy(&a, into.bytes + 8 * k, 8);
+      std::memcpy(&b, from.bytes + 8 * k, 8);
+      a += b;
+      std::memcpy(into.bytes + 8 * k, &a, 8);
+    }
+    return;
+  }
+  for (std::size_t k = 0; k < sizeof(Vector) / 4; ++k) {
+    std::uint32_t a, b;
+    std::memcpy(&a, into.bytes + 4 * k, 4);
+    std::memcpy(&b, from.bytes + 4 * k, 4);
+    a += b;
+    std::memcpy(into.bytes + 4 * k, &a, 4);
+  }
+}
+
+// A row_results kernel's reductions along rows longer than a vector
+// (splits_long_rows): each block of rows in two calls, the rows' whole
+// vectors in place, then their last elements short of a vector, copied one
+// row to a vector with the lane mask leaving the rest out; each row's two
+// partial results combine.
+int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector<LoopReduction>& reductions,
+                         int threads) {
+  const Kernel& kernel = loop.kernel;
+  const std::size_t r = shape.size();
+  const std::int64_t J = shape[r - 1], M = shape[r - 2];
+  const int lanes = kernel.lanes;
+  const std::int64_t whole = J / lanes;  // vectors per row read in place
+  const std::int64_t rest = J - whole * lanes;
+  const std::size_t nin = loop.inputs.size();
+  const std::size_t nred = reductions.size();
+  const std::size_t block = nred * kAccumulatorVectors;  // Vectors per row's accumulators
+  constexpr std::int64_t kAccumulatorCacheBytes = 16 << 10;  // the rows' accumulators stay in the first-level cache
+  const std::int64_t per_call =
+      std::min({M, std::max<std::int64_t>(1, kMaxRowsWork / J),
+                std::max<std::int64_t>(1, kAccumulatorCacheBytes / static_cast<std::int64_t>(block * sizeof(Vector)))});
+  const std::int64_t calls_per_sweep = (M + per_call - 1) / per_call;
+  const std::int64_t items = element_count(shape) / (M * J) * calls_per_sweep;
+  Vector rest_mask{};
+  for (std::int64_t k = 0; k < rest; ++k) std::memset(rest_mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
+  std::atomic<int> flags{0};
+#pragma omp parallel num_threads(items >= threads ? threads : 1)
+  {
+    std::feclearexcept(kFpFlags);
+    // Per input that moves along the row: per_call rows of one vector.
+    std::vector<Vector> rest_rows(rest ? nin * static_cast<std::size_t>(per_call) : 0);
+    std::vector<Vector> acc((static_cast<std::size_t>(per_call) + 1) * block);
+    std::vector<Vector> rest_acc(rest ? acc.size() : 0);
+    for (std::size_t k = 0; k < nred; ++k) {
+      init_accumulator(&acc[k * kAccumulatorVectors], reductions[k], kernel);
+      if (rest) init_accumulator(&rest_acc[k * kAccumulatorVectors], reductions[k], kernel);
+    }
+    std::vector<std::int64_t> index(r);
+    void* slots[kMaxSlots];
+    std::int64_t steps[kMaxSlots];
+    void* rest_slots[kMaxSlots];
+    std::int64_t rest_steps[kMaxSlots];
+#pragma omp for schedule(static)
+    for (std::int64_t item = 0; item < items; ++item) {
+      const std::int64_t first = item % calls_per_sweep * per_call;
+      const std::int64_t count = std::min(per_call, M - first);
+      const std::int64_t first_row = item / calls_per_sweep * M + first;  // over dims [0, r - 1)
+      unflatten(first_row, shape, r - 1, index.data());
+      for (std::size_t i = 0; i < nin; ++i) {
+        const LoopInput& in = loop.inputs[i];
+        const char* base = in.data;
+        for (std::size_t d = 0; d + 1 < r; ++d) base += index[d] * in.strides[d];
+        slots[i] = const_cast<char*>(base);
+        steps[i] = in.strides[r - 2] - (loop.broadcast[i] ? 0 : whole * lanes * itemsize(in.dtype));
+      }
+      kernel.entry(slots, whole, acc.data(), &loop.all_lanes, count, steps, 0);
+      if (rest) {  // after the whole vectors, which bring the rows' ends into the cache
+        for (std::size_t i = 0; i < nin; ++i) {
+          const LoopInput& in = loop.inputs[i];
+          rest_slots[i] = slots[i];
+          rest_steps[i] = in.strides[r - 2];
+          if (loop.broadcast[i]) continue;
+          const int size = itemsize(in.dtype);
+          char* rows = reinterpret_cast<char*>(&rest_rows[i * static_cast<std::size_t>(per_call)]);
+          pad_rows(rows, static_cast<const char*>(slots[i]) + whole * lanes * size, in.strides[r - 2], size, count,
+                   rest, lanes, size);
+          rest_slots[i] = rows;
+          rest_steps[i] = 0;
+        }
+        kernel.entry(rest_slots, 1, rest_acc.data(), &rest_mask, count, rest_steps, 0);
+      }
+      for (std::size_t k = 0; k < nred; ++k) {
+        const LoopReduction& red = reductions[k];
+        const int size = itemsize(red.result);
+        char* result = red.data + first_row * size;
+        for (std::int64_t q = 0; q < count; ++q) {
+          const std::size_t at = static_cast<std::size_t>(q + 1) * block + k * kAccumulatorVectors;
+          Partial p;
+          if (rest && red.op == Op::sum) {  // the rest's lanes add to the whole vectors' (none overflows)
+            add_int_lanes(acc[at], rest_acc[at], kernel.lane_bytes);
+            p = lanes_of(&acc[at], red, kernel);
+          } else {
+            p = lanes_of(&acc[at], red, kernel);
+            if (rest) {
+              p = combine(p, lanes_of(&rest_acc[at], red, kernel, static_cast<int>(rest)), red, kernel.lane_bytes == 8);
+            }
+          }
+          store_result(p, red, J, result + q * size);
+        }
+      }
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  }
+  return flags.load();
+}
+
 // Float sums over a last axis short enough for one leaf of NumPy's pairwise
 // summation, in a loop whose last two dimensions merge: the kernel writes
 // the operands of many sums in one run along the merged dimension, and each
@@ -1740,7 +1878,8 @@ bool fits_row_results(const Shape& shape, int reduced_dims, const std::vector<Lo
   const std::size_t r = shape.size();
   if (reductions.empty() || !outputs.empty() || reduced_dims != 1 || r < 2 || lanes < 1) return false;
   const std::int64_t J = shape[r - 1];
-  if (J == 0 || J >= kShortRow || (J > lanes && J % lanes != 0) || shape[r - 2] < 2) return false;
+  if (J == 0 || shape[r - 2] < 2) return false;
+  if (J > lanes && (J >= kShortRow || J % lanes != 0)) return splits_long_rows(J, inputs, reductions);
   // Float sums alone over rows that merge go to run_short_sums, as fast.
   const bool float_sums = std::all_of(reductions.begin(), reductions.end(), [](const LoopReduction& red) {
     return (red.op == Op::sum || red.op == Op::mean) && is_float(red.compute);
@@ -1986,6 +2125,10 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   }
   if (kernel.row_results) {
     if (reduced != 1 || !outputs.empty()) return -1;
+    if (shape[r - 1] > kernel.lanes && (shape[r - 1] >= kShortRow || shape[r - 1] % kernel.lanes != 0)) {
+      return splits_long_rows(shape[r - 1], inputs, reductions) ? run_long_row_results(loop, shape, reductions, threads)
+                                                                 : -1;
+    }
     return kernel.lane_bytes == 8 ? run_row_results<double>(loop, shape, reductions, threads)
                                   : run_row_results<float>(loop, shape, reductions, threads);
   }

@@ -71,8 +71,10 @@ bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<Loop
                     const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 
 // Whether the loop's kernel should reduce row by row (Kernel::row_results):
-// reductions alone along the last dimension, of rows under 64 elements that
-// are at most one vector of `lanes` or whole vectors, many of them.
+// reductions alone along the last dimension, many rows of them: rows under
+// 64 elements that are at most one vector of `lanes` or whole vectors, or
+// longer rows of integer sums, min and max and of any and all, whose
+// results do not depend on the order their operands meet in.
 bool fits_row_results(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                       const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions,
                       int lanes);
