@@ -1049,15 +1049,16 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
 // Whether the reductions of a row_results kernel can run along rows of
 // `row` elements, longer than a vector, as run_long_row_results runs them:
 // every reduction's result is the same whichever lanes and in whichever
-// order its operands meet (integer sums, min and max; any, all), 8- and
-// 16-bit sums in 32-bit lanes cannot overflow them, and each input is read
-// in place: contiguous along the row, or one value for all of it.
+// order its operands meet (integer sums, min and max; any, all; argmin and
+// argmax, whose ties go to the first index), 8- and 16-bit sums in 32-bit
+// lanes cannot overflow them, and each input is read in place: contiguous
+// along the row, or one value for all of it.
 bool splits_long_rows(std::int64_t row, const std::vector<LoopInput>& inputs,
                       const std::vector<LoopReduction>& reductions) {
   if (row > kMaxRowsWork) return false;
   for (const LoopReduction& red : reductions) {
     const bool exact = (red.op == Op::sum && !is_float(red.compute)) || int_extreme(red) || red.op == Op::any ||
-                       red.op == Op::all;
+                       red.op == Op::all || arg_reduction(red);
     if (!exact) return false;
   }
   for (const LoopInput& in : inputs) {
@@ -1123,7 +1124,10 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
     std::vector<Vector> rest_acc(rest ? acc.size() : 0);
     for (std::size_t k = 0; k < nred; ++k) {
       init_accumulator(&acc[k * kAccumulatorVectors], reductions[k], kernel);
-      if (rest) init_accumulator(&rest_acc[k * kAccumulatorVectors], reductions[k], kernel);
+      if (!rest) continue;
+      init_accumulator(&rest_acc[k * kAccumulatorVectors], reductions[k], kernel);
+      // argmin/argmax: the rest's indices go on from the whole vectors'.
+      if (arg_reduction(reductions[k])) set_next_index(&rest_acc[k * kAccumulatorVectors], whole * lanes, kernel);
     }
     std::vector<std::int64_t> index(r);
     void* slots[kMaxSlots];

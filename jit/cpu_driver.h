@@ -73,8 +73,8 @@ bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<Loop
 // Whether the loop's kernel should reduce row by row (Kernel::row_results):
 // reductions alone along the last dimension, many rows of them: rows under
 // 64 elements that are at most one vector of `lanes` or whole vectors, or
-// longer rows of integer sums, min and max and of any and all, whose
-// results do not depend on the order their operands meet in.
+// longer rows of integer sums, min and max, of any and all, and of argmin
+// and argmax, whose results do not depend on the order operands meet in.
 bool fits_row_results(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                       const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions,
                       int lanes);

@@ -207,7 +207,7 @@ class KernelBuilder {
     // vector, two chains run side by side (about twice as fast). Lanes of
     // both sets hold (value, index) pairs, which merge exactly.
     for (int r : group_.reductions) two_sets_ = two_sets_ || is_arg_reduction(region_.nodes[r]);
-    two_sets_ = two_sets_ && !leaf_sums_ && !paired_ && !row_results_;
+    two_sets_ = two_sets_ && !leaf_sums_ && !paired_;
     if (two_sets_) {
       std::size_t first = 0;
       for (int r : group_.reductions) {
@@ -368,15 +368,22 @@ class KernelBuilder {
       if (paired_) swap_sides();
     }
     if (row_results_) {
-      std::size_t next = 0;
+      // The row's result, its two sets merged, then both sets start again
+      // (the second set's next index: start_second_set).
+      if (two_sets_) merge_second_set();
+      std::size_t next = 0, slot = 0;
       for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
         const Node& node = region_.nodes[group_.reductions[r]];
         const VectorCode& code = accumulator_code(node);
-        const int vectors = is_arg_reduction(node) ? kAccumulatorVectors : 1;
+        const bool arg = is_arg_reduction(node);
+        const int vectors = arg ? kAccumulatorVectors : 1;
         for (int k = 0; k < vectors; ++k, ++next) {
           code.store(code.at(row_acc, accumulator_offset(r, k)), accumulators_[next]);
           code.load(accumulators_[next], code.at(acc, accumulator_offset(r, k)));
         }
+        if (!two_sets_ || !arg) continue;
+        for (int k = 0; k < 2; ++k) code.load(second_set_[slot + k], code.at(acc, accumulator_offset(r, k)));
+        slot += kAccumulatorVectors;
       }
       cc_.add(row_acc, accumulator_offset(group_.reductions.size(), 0));
     }
@@ -393,7 +400,7 @@ class KernelBuilder {
       cc_.bind(done);
     }
     if (streaming_) cc_.sfence();  // the stores are weakly ordered: done before the caller goes on
-    if (two_sets_) merge_second_set();
+    if (two_sets_ && !row_results_) merge_second_set();
     std::size_t next = 0;
     for (std::size_t r = 0; r < group_.reductions.size() && !row_results_; ++r) {
       const Node& node = region_.nodes[group_.reductions[r]];

@@ -1,5 +1,6 @@
-# Integer sums, min and max, and any and all along rows of 64 elements or
-# more (population.sum(axis=1), (x > t).sum(axis=1), np.any(x < 0, axis=1)),
+# Integer sums, min and max, any and all, argmin and argmax along rows
+# longer than a vector (population.sum(axis=1), (x > t).sum(axis=1),
+# np.any(x < 0, axis=1), logits.argmax(axis=1)),
 # which npython runs many rows to a kernel call, each row's whole vectors in
 # place and its last elements apart: every integer and bool dtype, row
 # lengths around the vector widths and up to the longest that run so,
@@ -30,6 +31,10 @@ def main():
             show(f"{name} {row} any", np.any(x, axis=1))
             show(f"{name} {row} all", (x != 3).all(axis=1))
             show(f"{name} {row} count", (x > 0).sum(axis=1))
+            show(f"{name} {row} argmax", x.argmax(axis=1))
+            show(f"{name} {row} argmin", np.argmin(x, axis=1))
+            small = x % 3 if dtype != np.int8 else x & 1  # many ties
+            show(f"{name} {row} argmax of ties", small.argmax(axis=1))
         x = random_ints(rng, dtype, (40, 30, 101))
         show(f"{name} 3-d sum", x.sum(axis=-1))
         show(f"{name} 3-d max keepdims", x.max(axis=2, keepdims=True))
@@ -48,6 +53,21 @@ def main():
         show(f"{name} count over", (x > 1).sum(axis=1))
         t = rng.standard_normal(700).astype(dtype)
         show(f"{name} over each row's threshold", (x > t[:, None]).sum(axis=1))
+        for row in (9, 10, 17, 20, 64, 100, 1000):
+            y = rng.standard_normal((max(2, 40000 // row), row)).astype(dtype)
+            y[1, row - 1] = np.nan
+            y[2, 0] = np.nan
+            y[3, row // 2:] = np.nan
+            y[4] = 0.0
+            y[5, ::2] = -0.0
+            y[5, 1::2] = 0.0
+            y[6] = np.inf
+            y[7, -1] = -np.inf
+            y[8] = np.round(y[8])
+            show(f"{name} {row} argmax", y.argmax(axis=1))
+            show(f"{name} {row} argmin", np.argmin(y, axis=1))
+            show(f"{name} {row} argmax of computed", (y * y).argmax(axis=1))
+            show(f"{name} {row} argmin of rounded", np.round(y).argmin(axis=1))
     population = rng.integers(1, 25, size=(3000, 1000), dtype=np.int8)
     show("population", np.sum(population, axis=1))
     mask = rng.random((800, 250)) < 0.3
