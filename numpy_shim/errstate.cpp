@@ -97,7 +97,30 @@ const Seen* current() {
 
 bool errstate_is_traceable() {
   const Seen* seen = current();
-  return seen && seen->traceable && !runtime_warnings_raise();
+  return seen && seen->traceable && !runtime_warnings_raise() && warnings_shown_by_default();
+}
+
+bool warnings_shown_by_default() {
+  static PyObject* name = PyUnicode_InternFromString("warnings");
+  PyObject* warnings = name ? PyImport_GetModule(name) : nullptr;
+  if (!warnings) {
+    PyErr_Clear();
+    return true;  // not imported: nothing replaced it
+  }
+  PyObject* shown = PyObject_GetAttrString(warnings, "showwarning");
+  PyObject* original = PyObject_GetAttrString(warnings, "_showwarning_orig");
+  PyObject* impl = PyObject_GetAttrString(warnings, "_showwarnmsg_impl");
+  Py_DECREF(warnings);
+  bool by_default = shown && shown == original && impl && PyFunction_Check(impl);
+  if (by_default) {
+    PyObject* impl_name = reinterpret_cast<PyFunctionObject*>(impl)->func_name;
+    by_default = PyUnicode_Check(impl_name) && PyUnicode_CompareWithASCIIString(impl_name, "_showwarnmsg_impl") == 0;
+  }
+  Py_XDECREF(shown);
+  Py_XDECREF(original);
+  Py_XDECREF(impl);
+  PyErr_Clear();
+  return by_default;
 }
 
 bool runtime_warnings_raise() {

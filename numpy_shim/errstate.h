@@ -18,6 +18,13 @@ bool errstate_is_traceable();
 // which eager NumPy raises at the operation's own line.
 bool runtime_warnings_raise();
 
+// Whether warnings go to the warnings module's own display (showwarning and
+// its implementation unreplaced). Under catch_warnings(record=True),
+// logging.captureWarnings and the like, the program sees each warning as it
+// comes: one a region reports when it runs would come after what the
+// program did meanwhile (reading the record, say), so NumPy runs eagerly.
+bool warnings_shown_by_default();
+
 // Whether the state in force warns for the category.
 bool errstate_warns(FpCategory category);
 
