@@ -1346,9 +1346,54 @@ int run_leaf_sums(const Loop& loop, const Shape& shape, int reduced, const std::
   return flags.load();
 }
 
+// any and all over the whole loop, which stop once their results are
+// known: rounds of growing size (the first 16,384 elements), each cut over
+// the threads, until every result is the one no further element can change.
+template <typename T>
+int run_until_known(const Loop& loop, std::int64_t count, const std::vector<LoopReduction>& reductions,
+                    int threads) {
+  constexpr std::int64_t kFirstRound = 1 << 14, kLargestRound = 1 << 22;
+  const std::size_t nred = reductions.size();
+  std::vector<Partial> total(nred);
+  for (std::size_t k = 0; k < nred; ++k) total[k].b = reductions[k].op == Op::all;
+  auto known = [&] {
+    for (std::size_t k = 0; k < nred; ++k) {
+      if (total[k].b != (reductions[k].op == Op::any)) return false;
+    }
+    return true;
+  };
+  std::atomic<int> flags{0};
+  std::int64_t done = 0;
+  for (std::int64_t round = kFirstRound; done < count && !known(); round = std::min(2 * round, kLargestRound)) {
+    const std::int64_t n = std::min(count - done, round);
+    const int parts = static_cast<int>(std::min<std::int64_t>(threads, std::max<std::int64_t>(1, n / kFirstRound)));
+    std::vector<Accumulators> part_acc(static_cast<std::size_t>(parts), Accumulators(nred));
+#pragma omp parallel num_threads(parts)
+    {
+      std::feclearexcept(kFpFlags);
+      Walker<T> walker(loop, nred, count);
+#pragma omp for schedule(static)
+      for (int p = 0; p < parts; ++p) {
+        const std::int64_t lo = done + n * p / parts, hi = done + n * (p + 1) / parts;
+        walker.run(lo, hi - lo, nullptr, reductions);
+        part_acc[static_cast<std::size_t>(p)] = walker.acc;
+      }
+      flags.fetch_or(std::fetestexcept(kFpFlags));
+    }
+    for (const Accumulators& acc : part_acc) {
+      for (std::size_t k = 0; k < nred; ++k) {
+        total[k] = combine(total[k], lanes_of(acc[k], reductions[k], loop.kernel), reductions[k], false);
+      }
+    }
+    done += n;
+  }
+  for (std::size_t k = 0; k < nred; ++k) store_result(total[k], reductions[k], count, reductions[k].data);
+  return flags.load();
+}
+
 template <typename T>
 int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std::vector<LoopReduction>& reductions,
-                   int threads) {
+                   int threads, bool stops_when_known) {
   if (loop.kernel.leaf_sums) return run_leaf_sums<T>(loop, shape, reduced, reductions, threads);
   const int r = static_cast<int>(shape.size());
   if (reduced == 1 && loop.ordered == static_cast<int>(reductions.size()) && shape[r - 1] <= kPairwiseBlock &&
@@ -1363,6 +1408,10 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
       std::any_of(reductions.begin(), reductions.end(), arg_reduction)) {
     return -1;
   }
+  const bool any_or_all = std::all_of(reductions.begin(), reductions.end(), [](const LoopReduction& red) {
+    return red.op == Op::any || red.op == Op::all;
+  });
+  if (outer == 1 && stops_when_known && any_or_all) return run_until_known<T>(loop, count, reductions, threads);
   std::vector<int> ordered_index(reductions.size(), -1);
   int ordered = 0;
   for (std::size_t k = 0; k < reductions.size(); ++k) {
@@ -2033,6 +2082,78 @@ int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, cons
   return flags;
 }
 
+namespace {
+
+// Whether any of n elements of `size` bytes at p is nonzero: whether any
+// byte is, blocks of words at a time.
+bool any_nonzero(const unsigned char* p, std::int64_t n, int size) {
+  constexpr std::int64_t kBlock = 4096;
+  std::int64_t left = n * size;
+  for (; left >= kBlock; left -= kBlock, p += kBlock) {
+    std::uint64_t seen = 0;
+    for (std::int64_t k = 0; k < kBlock; k += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p + k, 8);
+      seen |= word;
+    }
+    if (seen) return true;
+  }
+  for (std::int64_t k = 0; k < left; ++k) {
+    if (p[k]) return true;
+  }
+  return false;
+}
+
+// Whether all n elements of `size` bytes at p are nonzero.
+template <typename U>
+bool all_nonzero_of(const unsigned char* p, std::int64_t n) {
+  for (std::int64_t k = 0; k < n; ++k) {
+    U x;
+    std::memcpy(&x, p + k * static_cast<std::int64_t>(sizeof(U)), sizeof(U));
+    if (!x) return false;
+  }
+  return true;
+}
+
+bool all_nonzero(const unsigned char* p, std::int64_t n, int size) {
+  switch (size) {
+    case 1: return !std::memchr(p, 0, static_cast<std::size_t>(n));
+    case 2: return all_nonzero_of<std::uint16_t>(p, n);
+    case 4: return all_nonzero_of<std::uint32_t>(p, n);
+    default: return all_nonzero_of<std::uint64_t>(p, n);
+  }
+}
+
+}  // namespace
+
+int run_input_any_all(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                      const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions) {
+  const int r = static_cast<int>(shape.size());
+  if (!outputs.empty() || reductions.empty() || reduced_dims != r) return -1;
+  const std::int64_t n = element_count(shape);
+  for (const LoopReduction& red : reductions) {
+    if ((red.op != Op::any && red.op != Op::all) || red.operand_input < 0 ||
+        static_cast<std::size_t>(red.operand_input) >= inputs.size()) {
+      return -1;
+    }
+    const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
+    if (is_float(in.dtype) || !in.gather_shape.empty() || static_cast<int>(in.strides.size()) != r) return -1;
+    std::int64_t step = itemsize(in.dtype);
+    for (int d = r - 1; d >= 0; --d) {
+      if (shape[d] > 1 && in.strides[d] != step) return -1;
+      step *= shape[d];
+    }
+  }
+  for (const LoopReduction& red : reductions) {
+    const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
+    const auto* p = reinterpret_cast<const unsigned char*>(in.data);
+    const int size = itemsize(in.dtype);
+    const bool result = red.op == Op::any ? n > 0 && any_nonzero(p, n, size) : all_nonzero(p, n, size);
+    std::memcpy(red.data, &result, 1);
+  }
+  return 0;
+}
+
 int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions) {
   const int r = static_cast<int>(shape.size());
@@ -2063,7 +2184,7 @@ int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopI
 
 int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
                const std::vector<LoopInput>& loop_inputs, const std::vector<LoopOutput>& loop_outputs,
-               const std::vector<LoopReduction>& reductions) {
+               const std::vector<LoopReduction>& reductions, bool stops_when_known) {
   // A 0-d loop is a 1-d loop of one element.
   Shape shape = loop_shape.empty() ? Shape{1} : loop_shape;
   std::vector<LoopInput> inputs = loop_inputs;
@@ -2137,8 +2258,8 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
                                   : run_row_results<float>(loop, shape, reductions, threads);
   }
   if (!reductions.empty()) {
-    return kernel.lane_bytes == 8 ? run_reductions<double>(loop, shape, reduced, reductions, threads)
-                                  : run_reductions<float>(loop, shape, reduced, reductions, threads);
+    return kernel.lane_bytes == 8 ? run_reductions<double>(loop, shape, reduced, reductions, threads, stops_when_known)
+                                  : run_reductions<float>(loop, shape, reduced, reductions, threads, stops_when_known);
   }
   // Element-wise only: rows of the innermost dimension, cut into spans, or
   // short whole rows taken several at a time.

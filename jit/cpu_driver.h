@@ -94,6 +94,14 @@ bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& o
 int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 
+// any and all over the whole loop of bool or integer inputs as they are,
+// C-contiguous, in a loop without outputs: found by scanning their bytes,
+// which stops at the first element that decides (a nonzero one for any, a
+// zero one for all). Returns 0 (no floating-point flags), or -1 when the
+// loop is not of that kind.
+int run_input_any_all(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                      const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
+
 // NumPy's iterator buffer, in elements (np.getbufsize()'s default): some
 // sums follow its order.
 inline constexpr std::int64_t kNumpyBufferSize = 8192;
@@ -158,10 +166,13 @@ double pairwise_sum(const double* a, std::int64_t n);
 inline constexpr int kNumpyFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
 
 // Runs the kernel; returns the floating-point exception flags (FE_*) the
-// work raised on any thread.
+// work raised on any thread. `stops_when_known`: the kernel computes any or
+// all of values whose computing NumPy never reports (OpInfo::quiet) and
+// writes nothing else, so that a reduction over the whole loop may stop
+// once its result is known.
 int run_kernel(const Kernel& kernel, const Shape& shape, int reduced_dims,
                const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
-               const std::vector<LoopReduction>& reductions);
+               const std::vector<LoopReduction>& reductions, bool stops_when_known = false);
 
 // How each input of a staged reduction over (K, N, J) lies: which of its
 // strides are zero, and whether its points lie one item apart.

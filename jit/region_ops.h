@@ -1,4 +1,7 @@
-// Every operation a region can hold, listed once: its kind and arity. The
+// Every operation a region can hold, listed once: its kind, its arity, and
+// whether it is quiet: NumPy reports no floating-point error for it
+// (np.errstate), whatever its operands, so that work of it left undone
+// cannot hide a warning (any and all stop once their result is known). The
 // tracer (numpy_shim), the region dump, the eager replay and the backends
 // all read this list; none of them spells an operation out anywhere else.
 // The name is NumPy's ufunc or function name, which is also how logs show it.
@@ -24,86 +27,86 @@ enum class OpKind : std::uint8_t {
               // made by NumPy: the index is not the region's to know
 };
 
-#define NPY_REGION_OPS(X)           \
-  X(input, kInput, 0)               \
-  X(add, kBinary, 2)                \
-  X(subtract, kBinary, 2)           \
-  X(multiply, kBinary, 2)           \
-  X(divide, kBinary, 2)             \
-  X(floor_divide, kBinary, 2)       \
-  X(remainder, kBinary, 2)          \
-  X(power, kBinary, 2)              \
-  X(minimum, kBinary, 2)            \
-  X(maximum, kBinary, 2)            \
-  X(fmin, kBinary, 2)               \
-  X(fmax, kBinary, 2)               \
-  X(arctan2, kBinary, 2)            \
-  X(equal, kBinary, 2)              \
-  X(not_equal, kBinary, 2)          \
-  X(less, kBinary, 2)               \
-  X(less_equal, kBinary, 2)         \
-  X(greater, kBinary, 2)            \
-  X(greater_equal, kBinary, 2)      \
-  X(logical_and, kBinary, 2)        \
-  X(logical_or, kBinary, 2)         \
-  X(logical_xor, kBinary, 2)        \
-  X(bitwise_and, kBinary, 2)        \
-  X(bitwise_or, kBinary, 2)         \
-  X(bitwise_xor, kBinary, 2)        \
-  X(left_shift, kBinary, 2)         \
-  X(right_shift, kBinary, 2)        \
-  X(negative, kUnary, 1)            \
-  X(positive, kUnary, 1)            \
-  X(absolute, kUnary, 1)            \
-  X(sign, kUnary, 1)                \
-  X(sqrt, kUnary, 1)                \
-  X(square, kUnary, 1)              \
-  X(reciprocal, kUnary, 1)          \
-  X(exp, kUnary, 1)                 \
-  X(exp2, kUnary, 1)                \
-  X(expm1, kUnary, 1)               \
-  X(log, kUnary, 1)                 \
-  X(log2, kUnary, 1)                \
-  X(log10, kUnary, 1)               \
-  X(log1p, kUnary, 1)               \
-  X(sin, kUnary, 1)                 \
-  X(cos, kUnary, 1)                 \
-  X(tan, kUnary, 1)                 \
-  X(arcsin, kUnary, 1)              \
-  X(arccos, kUnary, 1)              \
-  X(arctan, kUnary, 1)              \
-  X(sinh, kUnary, 1)                \
-  X(cosh, kUnary, 1)                \
-  X(tanh, kUnary, 1)                \
-  X(floor, kUnary, 1)               \
-  X(ceil, kUnary, 1)                \
-  X(trunc, kUnary, 1)               \
-  X(rint, kUnary, 1)                \
-  X(isnan, kUnary, 1)               \
-  X(isinf, kUnary, 1)               \
-  X(isfinite, kUnary, 1)            \
-  X(logical_not, kUnary, 1)         \
-  X(invert, kUnary, 1)              \
-  X(where, kTernary, 3)             \
-  X(clip, kTernary, 3)              \
-  X(astype, kCast, 1)               \
-  X(full, kCast, 1)                 \
-  X(sum, kReduce, 1)                \
-  X(prod, kReduce, 1)               \
-  X(min, kReduce, 1)                \
-  X(max, kReduce, 1)                \
-  X(mean, kReduce, 1)               \
-  X(argmin, kReduce, 1)             \
-  X(argmax, kReduce, 1)             \
-  X(any, kReduce, 1)                \
-  X(all, kReduce, 1)                \
-  X(norm, kNorm, 1)                 \
-  X(view, kView, 1)                 \
-  X(arange, kIndex, 3)              \
-  X(setitem, kAssign, 2)
+#define NPY_REGION_OPS(X)                 \
+  X(input, kInput, 0, true)               \
+  X(add, kBinary, 2, false)               \
+  X(subtract, kBinary, 2, false)          \
+  X(multiply, kBinary, 2, false)          \
+  X(divide, kBinary, 2, false)            \
+  X(floor_divide, kBinary, 2, false)      \
+  X(remainder, kBinary, 2, false)         \
+  X(power, kBinary, 2, false)             \
+  X(minimum, kBinary, 2, true)            \
+  X(maximum, kBinary, 2, true)            \
+  X(fmin, kBinary, 2, true)               \
+  X(fmax, kBinary, 2, true)               \
+  X(arctan2, kBinary, 2, false)           \
+  X(equal, kBinary, 2, true)              \
+  X(not_equal, kBinary, 2, true)          \
+  X(less, kBinary, 2, true)               \
+  X(less_equal, kBinary, 2, true)         \
+  X(greater, kBinary, 2, true)            \
+  X(greater_equal, kBinary, 2, true)      \
+  X(logical_and, kBinary, 2, true)        \
+  X(logical_or, kBinary, 2, true)         \
+  X(logical_xor, kBinary, 2, true)        \
+  X(bitwise_and, kBinary, 2, true)        \
+  X(bitwise_or, kBinary, 2, true)         \
+  X(bitwise_xor, kBinary, 2, true)        \
+  X(left_shift, kBinary, 2, true)         \
+  X(right_shift, kBinary, 2, true)        \
+  X(negative, kUnary, 1, true)            \
+  X(positive, kUnary, 1, true)            \
+  X(absolute, kUnary, 1, true)            \
+  X(sign, kUnary, 1, true)                \
+  X(sqrt, kUnary, 1, false)               \
+  X(square, kUnary, 1, false)             \
+  X(reciprocal, kUnary, 1, false)         \
+  X(exp, kUnary, 1, false)                \
+  X(exp2, kUnary, 1, false)               \
+  X(expm1, kUnary, 1, false)              \
+  X(log, kUnary, 1, false)                \
+  X(log2, kUnary, 1, false)               \
+  X(log10, kUnary, 1, false)              \
+  X(log1p, kUnary, 1, false)              \
+  X(sin, kUnary, 1, false)                \
+  X(cos, kUnary, 1, false)                \
+  X(tan, kUnary, 1, false)                \
+  X(arcsin, kUnary, 1, false)             \
+  X(arccos, kUnary, 1, false)             \
+  X(arctan, kUnary, 1, false)             \
+  X(sinh, kUnary, 1, false)               \
+  X(cosh, kUnary, 1, false)               \
+  X(tanh, kUnary, 1, false)               \
+  X(floor, kUnary, 1, true)               \
+  X(ceil, kUnary, 1, true)                \
+  X(trunc, kUnary, 1, true)               \
+  X(rint, kUnary, 1, true)                \
+  X(isnan, kUnary, 1, true)               \
+  X(isinf, kUnary, 1, true)               \
+  X(isfinite, kUnary, 1, true)            \
+  X(logical_not, kUnary, 1, true)         \
+  X(invert, kUnary, 1, true)              \
+  X(where, kTernary, 3, true)             \
+  X(clip, kTernary, 3, false)             \
+  X(astype, kCast, 1, false)              \
+  X(full, kCast, 1, true)                 \
+  X(sum, kReduce, 1, false)               \
+  X(prod, kReduce, 1, false)              \
+  X(min, kReduce, 1, false)               \
+  X(max, kReduce, 1, false)               \
+  X(mean, kReduce, 1, false)              \
+  X(argmin, kReduce, 1, false)            \
+  X(argmax, kReduce, 1, false)            \
+  X(any, kReduce, 1, true)                \
+  X(all, kReduce, 1, true)                \
+  X(norm, kNorm, 1, false)                \
+  X(view, kView, 1, true)                 \
+  X(arange, kIndex, 3, false)             \
+  X(setitem, kAssign, 2, false)
 
 enum class Op : std::uint8_t {
-#define NPY_REGION_OP_ENUM(name, kind, arity) name,
+#define NPY_REGION_OP_ENUM(name, kind, arity, quiet) name,
   NPY_REGION_OPS(NPY_REGION_OP_ENUM)
 #undef NPY_REGION_OP_ENUM
 };
@@ -112,6 +115,7 @@ struct OpInfo {
   const char* name;
   OpKind kind;
   int arity;
+  bool quiet;
 };
 
 const OpInfo& op_info(Op op);

@@ -758,11 +758,16 @@ class Runner {
                                                                         reductions, backend.lanes(group));
       // Sums of inputs as they are need no kernel, unless one adds their leaves.
       flags = options.leaf_sums ? -1 : jit::run_input_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
+      if (flags < 0) flags = jit::run_input_any_all(loop_shape, reduced_dims, inputs, outputs, reductions);
       summed_inputs = flags >= 0;
     }
     if (!summed_inputs) {
       const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs), options);
-      flags = kernel ? jit::run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions) : -1;
+      const bool stops_when_known = outputs.empty() && std::all_of(group.members.begin(), group.members.end(), [&](int m) {
+        return jit::op_info(nodes_[m].op).quiet;
+      });
+      flags = kernel ? jit::run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions, stops_when_known)
+                     : -1;
     }
     if (flags < 0) {  // not compiled, or too many operands for the driver
       for (PyObject* o : made) Py_DECREF(o);
