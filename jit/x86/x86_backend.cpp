@@ -75,8 +75,13 @@ bool converts(DType from, DType to, bool memory, bool scalar) {
   if (from == DType::kBool || to == DType::kBool) return true;
   if (scalar) return is_float(to) || is_int(to);
   if (is_int(from) && is_int(to)) return memory && lane_bits(to) != 0 && itemsize(from) <= itemsize(to);
-  // vcvtdq2ps reads signed lanes: int32 only.
-  if (is_int(from) && is_float(to)) return from == DType::kInt32 && to == DType::kFloat32;
+  // Integers become floats exactly, or rounded as NumPy's cast rounds them:
+  // into float32 lanes int32 and, loaded (widened into int32 lanes), those
+  // of 8 and 16 bits (vcvtdq2ps reads signed lanes); into float64 lanes,
+  // loaded, those of up to 32 bits (load_vector widens them into int64
+  // lanes, and operand converts those of under 2^51 exactly).
+  if (is_int(from) && to == DType::kFloat32) return from == DType::kInt32 || (memory && itemsize(from) <= 2);
+  if (is_int(from) && to == DType::kFloat64) return memory && itemsize(from) <= 4;
   return false;
 }
 
@@ -729,7 +734,13 @@ class KernelBuilder {
       } else if (!wide()) {
         cc_.vcvtdq2ps(r, v.reg);
       } else {
-        return false;
+        // Integer x under 2^51 in size, added to the bits of 2^52 + 2^51, is
+        // the bits of that double plus x; subtracting it leaves x, exactly.
+        constexpr double kMagic = 6755399441055744.0;  // 2^52 + 2^51
+        std::int64_t magic_bits;
+        std::memcpy(&magic_bits, &kMagic, sizeof magic_bits);
+        cc_.vpaddq(r, v.reg, broadcast_int(magic_bits));
+        cc_.vsubpd(r, r, broadcast_constant(kMagic, DType::kFloat64));
       }
       out = {r, Repr::kFloat, to};
       return true;
