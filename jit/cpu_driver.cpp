@@ -2124,29 +2124,64 @@ bool all_nonzero(const unsigned char* p, std::int64_t n, int size) {
   }
 }
 
+// The smallest (is_min) or largest of n integers of type U at p, cut over
+// the threads.
+template <typename U>
+void extreme_of(const unsigned char* p, std::int64_t n, bool is_min, int threads, char* out) {
+  const U* x = reinterpret_cast<const U*>(p);
+  U best = x[0];
+#pragma omp parallel num_threads(threads)
+  {
+    U mine = x[0];
+#pragma omp for schedule(static) nowait
+    for (std::int64_t k = 0; k < n; ++k) mine = is_min ? std::min(mine, x[k]) : std::max(mine, x[k]);
+#pragma omp critical
+    best = is_min ? std::min(best, mine) : std::max(best, mine);
+  }
+  std::memcpy(out, &best, sizeof(U));
+}
+
+// Of 8- or 16-bit integers.
+void extreme(const unsigned char* p, std::int64_t n, DType dtype, bool is_min, int threads, char* out) {
+  switch (dtype) {
+    case DType::kInt8: extreme_of<std::int8_t>(p, n, is_min, threads, out); break;
+    case DType::kUInt8: extreme_of<std::uint8_t>(p, n, is_min, threads, out); break;
+    case DType::kInt16: extreme_of<std::int16_t>(p, n, is_min, threads, out); break;
+    default: extreme_of<std::uint16_t>(p, n, is_min, threads, out); break;
+  }
+}
+
 }  // namespace
 
-int run_input_any_all(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
-                      const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions) {
+int run_input_scans(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions) {
   const int r = static_cast<int>(shape.size());
   if (!outputs.empty() || reductions.empty() || reduced_dims != r) return -1;
   const std::int64_t n = element_count(shape);
   for (const LoopReduction& red : reductions) {
-    if ((red.op != Op::any && red.op != Op::all) || red.operand_input < 0 ||
-        static_cast<std::size_t>(red.operand_input) >= inputs.size()) {
-      return -1;
-    }
+    if (red.operand_input < 0 || static_cast<std::size_t>(red.operand_input) >= inputs.size()) return -1;
     const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
     if (is_float(in.dtype) || !in.gather_shape.empty() || static_cast<int>(in.strides.size()) != r) return -1;
+    // Kernels compare 8- and 16-bit integers in 32-bit lanes: in place they
+    // take 16 or 8 to an SSE2 instruction.
+    const bool extreme = (red.op == Op::min || red.op == Op::max) && in.dtype != DType::kBool &&
+                         itemsize(in.dtype) <= 2 && red.result == in.dtype && n > 0 &&
+                         reinterpret_cast<std::uintptr_t>(in.data) % static_cast<std::uintptr_t>(itemsize(in.dtype)) == 0;
+    if (red.op != Op::any && red.op != Op::all && !extreme) return -1;
     std::int64_t step = itemsize(in.dtype);
     for (int d = r - 1; d >= 0; --d) {
       if (shape[d] > 1 && in.strides[d] != step) return -1;
       step *= shape[d];
     }
   }
+  const int threads = n < kMinParallelWork ? 1 : host_threads();
   for (const LoopReduction& red : reductions) {
     const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
     const auto* p = reinterpret_cast<const unsigned char*>(in.data);
+    if (red.op == Op::min || red.op == Op::max) {
+      extreme(p, n, in.dtype, red.op == Op::min, threads, red.data);
+      continue;
+    }
     const int size = itemsize(in.dtype);
     const bool result = red.op == Op::any ? n > 0 && any_nonzero(p, n, size) : all_nonzero(p, n, size);
     std::memcpy(red.data, &result, 1);

@@ -94,13 +94,14 @@ bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& o
 int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 
-// any and all over the whole loop of bool or integer inputs as they are,
-// C-contiguous, in a loop without outputs: found by scanning their bytes,
-// which stops at the first element that decides (a nonzero one for any, a
-// zero one for all). Returns 0 (no floating-point flags), or -1 when the
-// loop is not of that kind.
-int run_input_any_all(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
-                      const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
+// any and all, and min and max of 8- and 16-bit integers, over the whole
+// loop of bool or integer inputs as they are, C-contiguous, in a loop
+// without outputs: found by scanning them in place, any and all stopping at
+// the first element that decides (a nonzero one for any, a zero one for
+// all), min and max cut over the threads. Returns 0 (no floating-point
+// flags), or -1 when the loop is not of that kind.
+int run_input_scans(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
+                    const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 
 // NumPy's iterator buffer, in elements (np.getbufsize()'s default): some
 // sums follow its order.

@@ -758,7 +758,7 @@ class Runner {
                                                                         reductions, backend.lanes(group));
       // Sums of inputs as they are need no kernel, unless one adds their leaves.
       flags = options.leaf_sums ? -1 : jit::run_input_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
-      if (flags < 0) flags = jit::run_input_any_all(loop_shape, reduced_dims, inputs, outputs, reductions);
+      if (flags < 0) flags = jit::run_input_scans(loop_shape, reduced_dims, inputs, outputs, reductions);
       summed_inputs = flags >= 0;
     }
     if (!summed_inputs) {

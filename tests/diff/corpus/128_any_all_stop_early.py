@@ -5,14 +5,17 @@
 # nowhere; empty arrays; integers whose nonzero values have zero bytes;
 # bools stored as bytes other than 1; computed comparisons; and work that
 # NumPy warns about or raises for past the deciding element (those must
-# still warn and raise, so npython computes them whole). In a function:
-# evaluated frames only.
+# still warn and raise, so npython computes them whole). Also min and max
+# of whole 8- and 16-bit integer arrays, which npython scans in place:
+# extremes at either end, views, unaligned data. In a function: evaluated
+# frames only.
 import warnings
 
 import numpy as np
 
 
 def main():
+    rng = np.random.default_rng(128)
     n = 3_000_000
     for where in (0, 1, n // 2, n - 1, None):
         mask = np.zeros(n, dtype=bool)
@@ -41,6 +44,20 @@ def main():
     matrix[1999, 1499] = 3
     print("2-d", np.any(matrix), np.all(matrix == 0), np.any(matrix.T > 2), np.all(matrix[:, :1000] == 0))
     print("3-d", np.any(matrix.reshape(100, 20, 1500) != 0), np.all(matrix.reshape(100, 20, 1500) >= 0))
+
+    for dtype in (np.int8, np.uint8, np.int16, np.uint16):
+        info = np.iinfo(dtype)
+        name = np.dtype(dtype).name
+        x = rng.integers(info.min // 2, info.max // 2, size=(700, 900), dtype=dtype)
+        print(name, "min max", x.min(), x.max(), np.min(x), np.amax(x))
+        x[-1, -1] = info.max
+        x[0, 0] = info.min
+        print(name, "extremes at the ends", x.min(), x.max(), x.ravel()[1:].min(), x.ravel()[:-1].max())
+        print(name, "views", x[::2].max(), x[:, ::-1].min(), x.T.max(), x[1:, 1:].min(), x.min(keepdims=True))
+        raw = np.zeros(2 * x.size + 1, dtype=np.uint8)
+        unaligned = np.frombuffer(raw.data, dtype=dtype, count=x.size // 2, offset=1)
+        raw[1:1 + unaligned.nbytes] = np.frombuffer(x.tobytes()[:unaligned.nbytes], dtype=np.uint8)
+        print(name, "unaligned", unaligned.min(), unaligned.max())
 
     # Past the deciding first element, a division by zero and a square root
     # of a negative number: NumPy computes them whole and warns.
