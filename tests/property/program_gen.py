@@ -17,8 +17,11 @@ saying how its values are compared (see `check_values` in the test):
                 relative-error-preserving operations (* / sqrt abs min max
                 where astype) make of them
   int:K:T       integers converted (astype) from floats of type T within K
-                ulps: within K ulps of T at the reference's magnitude, plus 1
-                (a float near an integer may truncate either way)
+                ulps: within K ulps of T at the magnitude of the float the
+                reference converted (which the program also returns), plus 1
+                (a float near an integer may truncate either way); where that
+                float is beyond the integer type's range (or not finite) the
+                result is NumPy's undefined cast: not compared
   sum:N:K       float sum over N elements (each within K ulps of exact) within
   mean:N:K      (N + 2) eps * scale + 2 K eps * scale, where scale is the sum
                 (mean) of |x| over the same axes, which the program also returns
@@ -813,6 +816,9 @@ def programs(draw):
             fn = "np.sum" if op == "sum" else "np.mean"
             node.reduce_call = (f"{fn}(np.abs(np.asarray({src}, dtype=np.float64))"
                                 f"{', ' + kw if kw else ''})")
+        if op == "astype" and bound[0] == "I" and extra is None:
+            # The floats converted, for the integers' tolerance (int:K:T).
+            node.reduce_call = f"np.asarray({operands[0]}, dtype=np.float64)"
         nodes.append(node)
         used.update(_reads(name, lines))
         if fails:
@@ -847,7 +853,7 @@ def programs(draw):
     for r in results:
         node = by_name[r]
         tags.append(tag_of(node.bound, node.name in b.tainted))
-        scales.append(node.reduce_call if (node.bound[0] == "S" and node.reduce_call) else None)
+        scales.append(node.reduce_call if (node.bound[0] in ("S", "I") and node.reduce_call) else None)
     mode = b.pick(["ignore"] * 7 + ["default"] * 2 + ["inner"])
     calls = 2 if b.chance(15) else 1
     return Program(seed, inputs, nodes, results, tags, scales, mode, calls)
