@@ -20,7 +20,7 @@ namespace npy::jit {
 namespace {
 
 constexpr std::int64_t kSpan = 4096;
-constexpr std::int64_t kShortRow = 64;  // rows shorter run flat (element-wise) or row by row in one call (reductions)
+constexpr std::int64_t kShortRow = 64;  // rows shorter run flat (element-wise) or many to a call (reductions)
 constexpr std::size_t kMaxSlots = 64;           // inputs + outputs + ordered sums of a kernel
 constexpr std::int64_t kMaxRowsWork = 1 << 16;  // elements of one call over whole rows (int32 lanes of narrow sums never overflow)
 constexpr std::int64_t kNoRowSteps[kMaxSlots] = {};  // for calls over one row
@@ -1046,6 +1046,11 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
   return flags.load();
 }
 
+// Whether a row_results kernel takes rows of `row` elements as long ones
+// (run_long_row_results): rows of 64 or more, or longer than a vector and
+// not whole vectors.
+bool is_long_row(std::int64_t row, int lanes) { return row > lanes && (row >= kShortRow || row % lanes != 0); }
+
 // Whether the reductions of a row_results kernel can run along rows of
 // `row` elements, longer than a vector, as run_long_row_results runs them:
 // every reduction's result is the same whichever lanes and in whichever
@@ -1176,7 +1181,8 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
           } else {
             p = lanes_of(&acc[at], red, kernel);
             if (rest) {
-              p = combine(p, lanes_of(&rest_acc[at], red, kernel, static_cast<int>(rest)), red, kernel.lane_bytes == 8);
+              const Partial rest_part = lanes_of(&rest_acc[at], red, kernel, static_cast<int>(rest));
+              p = combine(p, rest_part, red, kernel.lane_bytes == 8);
             }
           }
           store_result(p, red, J, result + q * size);
@@ -1932,7 +1938,7 @@ bool fits_row_results(const Shape& shape, int reduced_dims, const std::vector<Lo
   if (reductions.empty() || !outputs.empty() || reduced_dims != 1 || r < 2 || lanes < 1) return false;
   const std::int64_t J = shape[r - 1];
   if (J == 0 || shape[r - 2] < 2) return false;
-  if (J > lanes && (J >= kShortRow || J % lanes != 0)) return splits_long_rows(J, inputs, reductions);
+  if (is_long_row(J, lanes)) return splits_long_rows(J, inputs, reductions);
   // Float sums alone over rows that merge go to run_short_sums, as fast.
   const bool float_sums = std::all_of(reductions.begin(), reductions.end(), [](const LoopReduction& red) {
     return (red.op == Op::sum || red.op == Op::mean) && is_float(red.compute);
@@ -2164,9 +2170,10 @@ int run_input_scans(const Shape& shape, int reduced_dims, const std::vector<Loop
     if (is_float(in.dtype) || !in.gather_shape.empty() || static_cast<int>(in.strides.size()) != r) return -1;
     // Kernels compare 8- and 16-bit integers in 32-bit lanes: in place they
     // take 16 or 8 to an SSE2 instruction.
-    const bool extreme = (red.op == Op::min || red.op == Op::max) && in.dtype != DType::kBool &&
-                         itemsize(in.dtype) <= 2 && red.result == in.dtype && n > 0 &&
-                         reinterpret_cast<std::uintptr_t>(in.data) % static_cast<std::uintptr_t>(itemsize(in.dtype)) == 0;
+    const auto size = static_cast<std::uintptr_t>(itemsize(in.dtype));
+    const bool aligned = reinterpret_cast<std::uintptr_t>(in.data) % size == 0;
+    const bool extreme = (red.op == Op::min || red.op == Op::max) && in.dtype != DType::kBool && size <= 2 &&
+                         red.result == in.dtype && n > 0 && aligned;
     if (red.op != Op::any && red.op != Op::all && !extreme) return -1;
     std::int64_t step = itemsize(in.dtype);
     for (int d = r - 1; d >= 0; --d) {
@@ -2285,7 +2292,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   }
   if (kernel.row_results) {
     if (reduced != 1 || !outputs.empty()) return -1;
-    if (shape[r - 1] > kernel.lanes && (shape[r - 1] >= kShortRow || shape[r - 1] % kernel.lanes != 0)) {
+    if (is_long_row(shape[r - 1], kernel.lanes)) {
       return splits_long_rows(shape[r - 1], inputs, reductions) ? run_long_row_results(loop, shape, reductions, threads)
                                                                  : -1;
     }
