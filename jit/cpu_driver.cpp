@@ -936,6 +936,36 @@ void pad_rows(char* dst, const char* src, std::int64_t row_stride, std::int64_t 
   }
 }
 
+// The calls of a row_results kernel over a loop: blocks of at most
+// `per_call` rows of the next-to-last dimension, as many to each sweep of it
+// as it takes (`items` blocks in all); and where a block's rows start.
+struct RowBlocks {
+  const Shape& shape;
+  std::int64_t per_call, per_sweep, items;
+
+  RowBlocks(const Shape& loop_shape, std::int64_t rows_per_call)
+      : shape(loop_shape), per_call(rows_per_call),
+        per_sweep((loop_shape[loop_shape.size() - 2] + rows_per_call - 1) / rows_per_call),
+        items(element_count(loop_shape) / (loop_shape[loop_shape.size() - 2] * loop_shape.back()) * per_sweep) {}
+
+  // Block `item`'s first row, counting the rows of all dimensions but the last in C order.
+  std::int64_t first_row(std::int64_t item) const {
+    return item / per_sweep * shape[shape.size() - 2] + item % per_sweep * per_call;
+  }
+  std::int64_t count(std::int64_t item) const {
+    return std::min(per_call, shape[shape.size() - 2] - item % per_sweep * per_call);
+  }
+  // Where `in`'s row `row` (counted as first_row counts) starts.
+  const char* row_start(const LoopInput& in, std::int64_t row) const {
+    const char* at = in.data;
+    for (std::size_t d = shape.size() - 1; d-- > 0;) {
+      at += row % shape[d] * in.strides[d];
+      row /= shape[d];
+    }
+    return at;
+  }
+};
+
 // The reductions of a row_results kernel (backend.h) along short last rows:
 // blocks of rows to a call, each row padded to whole vectors (spare lanes
 // repeat its last element, and the lane mask leaves them out), in place
@@ -959,8 +989,7 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
   const std::int64_t per_call =
       std::min({M, std::max<std::int64_t>(1, kSpan / width),
                 std::max<std::int64_t>(1, kAccumulatorCacheBytes / static_cast<std::int64_t>(block * sizeof(Vector)))});
-  const std::int64_t calls_per_sweep = (M + per_call - 1) / per_call;  // a sweep: the rows of dim r - 2
-  const std::int64_t items = element_count(shape) / (M * J) * calls_per_sweep;
+  const RowBlocks blocks(shape, per_call);
   std::vector<int> ordered_index(nred, -1);
   int ordered = 0;
   for (std::size_t k = 0; k < nred; ++k) {
@@ -978,7 +1007,7 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
     std::memset(mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
   }
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(items >= threads ? threads : 1)
+#pragma omp parallel num_threads(blocks.items >= threads ? threads : 1)
   {
     std::feclearexcept(kFpFlags);
     std::vector<Vector> padded;  // per input not read in place: per_call padded rows
@@ -998,19 +1027,15 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
     T* operands = reinterpret_cast<T*>(padded.data() + at);  // per ordered sum: per_call padded rows
     std::vector<Vector> acc((static_cast<std::size_t>(per_call) + 1) * block);
     for (std::size_t k = 0; k < nred; ++k) init_accumulator(&acc[k * kAccumulatorVectors], reductions[k], kernel);
-    std::vector<std::int64_t> index(r);
     void* slots[kMaxSlots];
     std::int64_t steps[kMaxSlots];
 #pragma omp for schedule(static)
-    for (std::int64_t item = 0; item < items; ++item) {
-      const std::int64_t first = item % calls_per_sweep * per_call;
-      const std::int64_t count = std::min(per_call, M - first);
-      const std::int64_t first_row = item / calls_per_sweep * M + first;  // over dims [0, r - 1)
-      unflatten(first_row, shape, r - 1, index.data());
+    for (std::int64_t item = 0; item < blocks.items; ++item) {
+      const std::int64_t count = blocks.count(item);
+      const std::int64_t first_row = blocks.first_row(item);
       for (std::size_t i = 0; i < nin; ++i) {
         const LoopInput& in = loop.inputs[i];
-        const char* base = in.data;
-        for (std::size_t d = 0; d + 1 < r; ++d) base += index[d] * in.strides[d];
+        const char* base = blocks.row_start(in, first_row);
         const int size = itemsize(in.dtype);
         if (in_place[i]) {
           slots[i] = const_cast<char*>(base);
@@ -1115,12 +1140,11 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
   const std::int64_t per_call =
       std::min({M, std::max<std::int64_t>(1, kMaxRowsWork / J),
                 std::max<std::int64_t>(1, kAccumulatorCacheBytes / static_cast<std::int64_t>(block * sizeof(Vector)))});
-  const std::int64_t calls_per_sweep = (M + per_call - 1) / per_call;
-  const std::int64_t items = element_count(shape) / (M * J) * calls_per_sweep;
+  const RowBlocks blocks(shape, per_call);
   Vector rest_mask{};
   for (std::int64_t k = 0; k < rest; ++k) std::memset(rest_mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(items >= threads ? threads : 1)
+#pragma omp parallel num_threads(blocks.items >= threads ? threads : 1)
   {
     std::feclearexcept(kFpFlags);
     // Per input that moves along the row: per_call rows of one vector.
@@ -1134,22 +1158,17 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
       // argmin/argmax: the rest's indices go on from the whole vectors'.
       if (arg_reduction(reductions[k])) set_next_index(&rest_acc[k * kAccumulatorVectors], whole * lanes, kernel);
     }
-    std::vector<std::int64_t> index(r);
     void* slots[kMaxSlots];
     std::int64_t steps[kMaxSlots];
     void* rest_slots[kMaxSlots];
     std::int64_t rest_steps[kMaxSlots];
 #pragma omp for schedule(static)
-    for (std::int64_t item = 0; item < items; ++item) {
-      const std::int64_t first = item % calls_per_sweep * per_call;
-      const std::int64_t count = std::min(per_call, M - first);
-      const std::int64_t first_row = item / calls_per_sweep * M + first;  // over dims [0, r - 1)
-      unflatten(first_row, shape, r - 1, index.data());
+    for (std::int64_t item = 0; item < blocks.items; ++item) {
+      const std::int64_t count = blocks.count(item);
+      const std::int64_t first_row = blocks.first_row(item);
       for (std::size_t i = 0; i < nin; ++i) {
         const LoopInput& in = loop.inputs[i];
-        const char* base = in.data;
-        for (std::size_t d = 0; d + 1 < r; ++d) base += index[d] * in.strides[d];
-        slots[i] = const_cast<char*>(base);
+        slots[i] = const_cast<char*>(blocks.row_start(in, first_row));
         steps[i] = in.strides[r - 2] - (loop.broadcast[i] ? 0 : whole * lanes * itemsize(in.dtype));
       }
       kernel.entry(slots, whole, acc.data(), &loop.all_lanes, count, steps, 0);
