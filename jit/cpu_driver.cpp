@@ -54,6 +54,13 @@ void fill_lanes(Vector& v, T value) {
   for (std::size_t i = 0; i < sizeof v / sizeof(T); ++i) std::memcpy(v.bytes + i * sizeof(T), &value, sizeof(T));
 }
 
+// A lane mask with its first `used` lanes of `lane_bytes` all ones.
+Vector lane_mask(std::int64_t used, int lane_bytes) {
+  Vector mask{};
+  std::memset(mask.bytes, 0xff, static_cast<std::size_t>(used * lane_bytes));
+  return mask;
+}
+
 // The lanes of reduction r's accumulator in `kernel` (backend.h).
 int lanes_for(const Kernel& kernel, const LoopReduction& r) {
   return accumulator_lanes(r.op, is_float(r.compute), kernel.lanes, kernel.lane_bytes);
@@ -617,8 +624,7 @@ struct Loop {
       tail[i] = dst;
     }
     for (std::size_t o = 0; o < nout + ordered; ++o) tail[nin + o] = s.tail_out[o];
-    Vector mask{};
-    for (std::int64_t k = 0; k < rem; ++k) std::memset(mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
+    const Vector mask = lane_mask(rem, kernel.lane_bytes);
     kernel.entry(tail, 1, acc.data(), &mask, 1, kNoRowSteps, first_index);
     for (std::size_t o = 0; o < nout + ordered; ++o) {
       const int size = o < nout ? itemsize(outputs[o].dtype) : sum_bytes;
@@ -936,16 +942,22 @@ void pad_rows(char* dst, const char* src, std::int64_t row_stride, std::int64_t 
   }
 }
 
-// The calls of a row_results kernel over a loop: blocks of at most
-// `per_call` rows of the next-to-last dimension, as many to each sweep of it
-// as it takes (`items` blocks in all); and where a block's rows start.
+// The calls of a row_results kernel over a loop: blocks of `per_call` rows
+// of the next-to-last dimension at most, as many to each sweep of it as it
+// takes (`items` blocks in all); and where a block's rows start. A call
+// takes at most `work_rows` rows, and as many as keep their accumulators
+// (`accumulator_vectors` each) in the first-level cache until read.
 struct RowBlocks {
+  static constexpr std::int64_t kAccumulatorCacheBytes = 16 << 10;
   const Shape& shape;
   std::int64_t per_call, per_sweep, items;
 
-  RowBlocks(const Shape& loop_shape, std::int64_t rows_per_call)
-      : shape(loop_shape), per_call(rows_per_call),
-        per_sweep((loop_shape[loop_shape.size() - 2] + rows_per_call - 1) / rows_per_call),
+  RowBlocks(const Shape& loop_shape, std::int64_t work_rows, std::size_t accumulator_vectors)
+      : shape(loop_shape),
+        per_call(std::min({loop_shape[loop_shape.size() - 2], std::max<std::int64_t>(1, work_rows),
+                           std::max<std::int64_t>(1, kAccumulatorCacheBytes / static_cast<std::int64_t>(
+                                                             accumulator_vectors * sizeof(Vector)))})),
+        per_sweep((loop_shape[loop_shape.size() - 2] + per_call - 1) / per_call),
         items(element_count(loop_shape) / (loop_shape[loop_shape.size() - 2] * loop_shape.back()) * per_sweep) {}
 
   // Block `item`'s first row, counting the rows of all dimensions but the last in C order.
@@ -976,7 +988,7 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
                     int threads) {
   const Kernel& kernel = loop.kernel;
   const std::size_t r = shape.size();
-  const std::int64_t J = shape[r - 1], M = shape[r - 2];
+  const std::int64_t J = shape[r - 1];
   const int lanes = kernel.lanes;
   const std::int64_t vectors = (J + lanes - 1) / lanes;
   const std::int64_t width = vectors * lanes;  // a padded row
@@ -984,12 +996,8 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
   const std::size_t nin = loop.inputs.size();
   const std::size_t nred = reductions.size();
   const std::size_t block = nred * kAccumulatorVectors;  // Vectors per row's accumulators
-  // The rows' accumulators stay in the first-level cache until read.
-  constexpr std::int64_t kAccumulatorCacheBytes = 16 << 10;
-  const std::int64_t per_call =
-      std::min({M, std::max<std::int64_t>(1, kSpan / width),
-                std::max<std::int64_t>(1, kAccumulatorCacheBytes / static_cast<std::int64_t>(block * sizeof(Vector)))});
-  const RowBlocks blocks(shape, per_call);
+  const RowBlocks blocks(shape, kSpan / width, block);
+  const std::int64_t per_call = blocks.per_call;
   std::vector<int> ordered_index(nred, -1);
   int ordered = 0;
   for (std::size_t k = 0; k < nred; ++k) {
@@ -1002,10 +1010,7 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
     in_place[i] = loop.broadcast[i] || (J == width && in.strides[r - 1] == itemsize(in.dtype));
   }
   const int used_lanes = static_cast<int>(std::min<std::int64_t>(J, lanes));
-  Vector mask{};
-  for (std::int64_t k = 0; k < used_lanes; ++k) {
-    std::memset(mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
-  }
+  const Vector mask = lane_mask(used_lanes, kernel.lane_bytes);
   std::atomic<int> flags{0};
 #pragma omp parallel num_threads(blocks.items >= threads ? threads : 1)
   {
@@ -1129,20 +1134,16 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
                          int threads) {
   const Kernel& kernel = loop.kernel;
   const std::size_t r = shape.size();
-  const std::int64_t J = shape[r - 1], M = shape[r - 2];
+  const std::int64_t J = shape[r - 1];
   const int lanes = kernel.lanes;
   const std::int64_t whole = J / lanes;  // vectors per row read in place
   const std::int64_t rest = J - whole * lanes;
   const std::size_t nin = loop.inputs.size();
   const std::size_t nred = reductions.size();
   const std::size_t block = nred * kAccumulatorVectors;  // Vectors per row's accumulators
-  constexpr std::int64_t kAccumulatorCacheBytes = 16 << 10;  // the rows' accumulators stay in the first-level cache
-  const std::int64_t per_call =
-      std::min({M, std::max<std::int64_t>(1, kMaxRowsWork / J),
-                std::max<std::int64_t>(1, kAccumulatorCacheBytes / static_cast<std::int64_t>(block * sizeof(Vector)))});
-  const RowBlocks blocks(shape, per_call);
-  Vector rest_mask{};
-  for (std::int64_t k = 0; k < rest; ++k) std::memset(rest_mask.bytes + k * kernel.lane_bytes, 0xff, kernel.lane_bytes);
+  const RowBlocks blocks(shape, kMaxRowsWork / J, block);
+  const std::int64_t per_call = blocks.per_call;
+  const Vector rest_mask = lane_mask(rest, kernel.lane_bytes);
   std::atomic<int> flags{0};
 #pragma omp parallel num_threads(blocks.items >= threads ? threads : 1)
   {
@@ -2109,6 +2110,16 @@ int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, cons
 
 namespace {
 
+// Whether `in` is C-contiguous over the loop's dimensions from `first` on.
+bool contiguous_from(const Shape& shape, const LoopInput& in, int first) {
+  std::int64_t step = itemsize(in.dtype);
+  for (int d = static_cast<int>(shape.size()) - 1; d >= first; --d) {
+    if (shape[d] > 1 && in.strides[d] != step) return false;
+    step *= shape[d];
+  }
+  return true;
+}
+
 // Whether any of n elements of `size` bytes at p is nonzero: whether any
 // byte is, blocks of words at a time.
 bool any_nonzero(const unsigned char* p, std::int64_t n, int size) {
@@ -2193,12 +2204,7 @@ int run_input_scans(const Shape& shape, int reduced_dims, const std::vector<Loop
     const bool aligned = reinterpret_cast<std::uintptr_t>(in.data) % size == 0;
     const bool extreme = (red.op == Op::min || red.op == Op::max) && in.dtype != DType::kBool && size <= 2 &&
                          red.result == in.dtype && n > 0 && aligned;
-    if (red.op != Op::any && red.op != Op::all && !extreme) return -1;
-    std::int64_t step = itemsize(in.dtype);
-    for (int d = r - 1; d >= 0; --d) {
-      if (shape[d] > 1 && in.strides[d] != step) return -1;
-      step *= shape[d];
-    }
+    if ((red.op != Op::any && red.op != Op::all && !extreme) || !contiguous_from(shape, in, 0)) return -1;
   }
   const int threads = n < kMinParallelWork ? 1 : host_threads();
   for (const LoopReduction& red : reductions) {
@@ -2209,7 +2215,7 @@ int run_input_scans(const Shape& shape, int reduced_dims, const std::vector<Loop
       continue;
     }
     const int size = itemsize(in.dtype);
-    const bool result = red.op == Op::any ? n > 0 && any_nonzero(p, n, size) : all_nonzero(p, n, size);
+    const bool result = red.op == Op::any ? any_nonzero(p, n, size) : all_nonzero(p, n, size);
     std::memcpy(red.data, &result, 1);
   }
   return 0;
@@ -2232,11 +2238,9 @@ int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopI
     const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
     // Gathered inputs' sums are run_full_sums' (NumPy walks them in memory
     // order), or, broadcast, the kernels'.
-    if (in.dtype != compute || static_cast<int>(in.strides.size()) != r || !in.gather_shape.empty()) return -1;
-    std::int64_t step = itemsize(compute);  // contiguous over the reduced dimensions, in C order
-    for (int d = r - 1; d >= r - reduced_dims; --d) {
-      if (shape[d] > 1 && in.strides[d] != step) return -1;
-      step *= shape[d];
+    if (in.dtype != compute || static_cast<int>(in.strides.size()) != r || !in.gather_shape.empty() ||
+        !contiguous_from(shape, in, r - reduced_dims)) {
+      return -1;
     }
   }
   return compute == DType::kFloat64 ? run_input_sums_of<double>(shape, reduced_dims, inputs, reductions)

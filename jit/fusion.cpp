@@ -125,11 +125,13 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     steps.push_back(std::move(eager));
   }
   close();
-  // Inputs and outputs of each group.
+  // Inputs and outputs of each group, and whether it is quiet.
   for (std::size_t s = 0; s < steps.size(); ++s) {
     if (steps[s].eager) continue;
     Group& g = steps[s].group;
+    g.quiet = true;
     for (int m : g.members) {
+      g.quiet = g.quiet && op_info(region.nodes[m].op).quiet;
       for (int a = 0; a < op_info(region.nodes[m].op).arity; ++a) {
         const int in = region.nodes[m].inputs[a];
         if (!contains(g.members, in) && !contains(g.inputs, in)) g.inputs.push_back(in);

@@ -23,6 +23,7 @@ struct Group {
   std::vector<int> inputs;   // region nodes read from memory (inputs or earlier steps)
   std::vector<int> outputs;  // element-wise members whose values leave the group
   std::vector<int> reductions;  // reduction members (their values always leave)
+  bool quiet = false;           // every member is quiet (OpInfo::quiet)
 };
 
 // A reduction over the first axis of a reduction over the last axis of an

@@ -764,9 +764,7 @@ class Runner {
     if (!summed_inputs) {
       const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs), options);
       // any and all may stop early where NumPy would warn of nothing left undone.
-      const bool quiet = std::all_of(group.members.begin(), group.members.end(),
-                                     [&](int m) { return jit::op_info(nodes_[m].op).quiet; });
-      const bool stops_when_known = outputs.empty() && quiet;
+      const bool stops_when_known = outputs.empty() && group.quiet;
       flags = kernel ? jit::run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions, stops_when_known)
                      : -1;
     }
