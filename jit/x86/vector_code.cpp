@@ -151,6 +151,14 @@ void VectorCode::test_any(const Vec& mask, int lane_bits) const {
   cc_.kortestw(k, k);
 }
 
+void VectorCode::top_bits(const Gp& r, const Vec& mask, int lane_bits) const {
+  if (avx512()) {
+    cc_.kmovw(r.r32(), mask_of(mask, lane_bits));
+    return;
+  }
+  lane_bits == 64 ? cc_.vmovmskpd(r.r32(), mask) : cc_.vmovmskps(r.r32(), mask);
+}
+
 void VectorCode::round(const Vec& r, const Vec& a, int mode, int lane_bits) const {
   if (avx512()) {
     lane_bits == 64 ? cc_.vrndscalepd(r, a, mode) : cc_.vrndscaleps(r, a, mode);

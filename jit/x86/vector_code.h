@@ -74,6 +74,9 @@ class VectorCode {
   void extract_high(const Vec& half, const Vec& v) const;
   void insert_high(const Vec& r, const Vec& low, const Vec& half) const;
 
+  // The top bit of each lane of `mask` into `r`, lane i's at bit i.
+  void top_bits(const Gp& r, const Vec& mask, int lane_bits) const;
+
   // Stores a lane mask as NumPy bools (0 or 1), one byte per lane.
   void store_bools(const Gp& at, const Vec& mask, int lane_bits) const;
 

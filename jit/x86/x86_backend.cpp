@@ -12,13 +12,16 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "jit/backend.h"
 #include "jit/host.h"
 #include "jit/trace_log.h"
+#include "jit/x86/inline_math.h"
 #include "jit/x86/vector_code.h"
 #include "jit/x86/vector_math.h"
 
@@ -98,22 +101,28 @@ bool float_op(Op op) {
   }
 }
 
-// The transcendental functions kernels compute by calling vector_math on
-// each vector (nullptr: none for this op and lane width).
-LaneFunction lane_function_of(Op op, bool float64) {
+// The transcendental function an op computes, if any.
+std::optional<VectorFunction> vector_function_of(Op op) {
   switch (op) {
-    case Op::sin: return lane_function(VectorFunction::sin, float64);
-    case Op::cos: return lane_function(VectorFunction::cos, float64);
-    case Op::tan: return lane_function(VectorFunction::tan, float64);
-    case Op::exp: return lane_function(VectorFunction::exp, float64);
-    case Op::exp2: return lane_function(VectorFunction::exp2, float64);
-    case Op::expm1: return lane_function(VectorFunction::expm1, float64);
-    case Op::log: return lane_function(VectorFunction::log, float64);
-    case Op::log2: return lane_function(VectorFunction::log2, float64);
-    case Op::log10: return lane_function(VectorFunction::log10, float64);
-    case Op::log1p: return lane_function(VectorFunction::log1p, float64);
-    default: return nullptr;
+    case Op::sin: return VectorFunction::sin;
+    case Op::cos: return VectorFunction::cos;
+    case Op::tan: return VectorFunction::tan;
+    case Op::exp: return VectorFunction::exp;
+    case Op::exp2: return VectorFunction::exp2;
+    case Op::expm1: return VectorFunction::expm1;
+    case Op::log: return VectorFunction::log;
+    case Op::log2: return VectorFunction::log2;
+    case Op::log10: return VectorFunction::log10;
+    case Op::log1p: return VectorFunction::log1p;
+    default: return std::nullopt;
   }
+}
+
+// Whether kernels compute the op's function on lanes of that width: in their
+// own code (InlineMath), or by calling vector_math on each vector.
+bool computes_function(Op op, bool float64) {
+  const std::optional<VectorFunction> f = vector_function_of(op);
+  return f && (InlineMath::covers(*f) || lane_function(*f, float64));
 }
 
 // x**2, the one power the backend computes: exactly x*x, as NumPy's.
@@ -160,7 +169,8 @@ class KernelBuilder {
   KernelBuilder(x86::Compiler& cc, const Region& region, const Group& group,
                 const std::vector<bool>& broadcast_inner, int bits, int vector_bits, KernelOptions options = {},
                 bool paired = false)
-      : cc_(cc), vc_(cc, vector_bits), vc256_(cc, 256), region_(region), group_(group), broadcast_(broadcast_inner),
+      : cc_(cc), vc_(cc, vector_bits), vc256_(cc, 256),
+        math_(cc, vc_, [this](const std::function<void()>& emit) { before_loop(emit); }), region_(region), group_(group), broadcast_(broadcast_inner),
         bits_(bits), lanes_(vector_bits / bits), leaf_sums_(options.leaf_sums),
         streaming_(options.streaming_stores), row_results_(options.row_results), paired_(paired) {}
 
@@ -414,6 +424,7 @@ class KernelBuilder {
       for (int k = 0; k < vectors; ++k) code.store(code.at(acc, accumulator_offset(r, k)), accumulators_[next++]);
     }
     cc_.endFunc();
+    math_.emit_data();
     return true;
   }
 
@@ -889,9 +900,15 @@ class KernelBuilder {
         }
         case Op::sqrt: w ? cc_.vsqrtpd(r, a.reg) : cc_.vsqrtps(r, a.reg); break;
         case Op::sin: case Op::cos: case Op::tan: case Op::exp: case Op::exp2: case Op::expm1:
-        case Op::log: case Op::log2: case Op::log10: case Op::log1p:
-          if (!call_lane_function(lane_function_of(node.op, w), a.reg, r)) return false;
+        case Op::log: case Op::log2: case Op::log10: case Op::log1p: {
+          const VectorFunction f = *vector_function_of(node.op);
+          if (InlineMath::covers(f)) {
+            math_.emit(f, r, a.reg, bits_);
+          } else if (!call_lane_function(lane_function(f, w), a.reg, r)) {
+            return false;
+          }
           break;
+        }
         case Op::negative: cc_.vxorpd(r, a.reg, sign()); break;
         case Op::positive: cc_.vmovapd(r, a.reg); break;
         case Op::absolute: cc_.vandnpd(r, sign(), a.reg); break;
@@ -1384,6 +1401,7 @@ class KernelBuilder {
   x86::Compiler& cc_;
   const VectorCode vc_;     // the kernel's width
   const VectorCode vc256_;  // 256 bits, for code on halves of 512-bit vectors
+  InlineMath math_;
   const Region& region_;
   const Group& group_;
   const std::vector<bool>& broadcast_;
@@ -1567,6 +1585,7 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.jnz(step);
     cc_.bind(done);
     cc_.endFunc();
+    math_.emit_data();
     return true;
   }
 
@@ -1889,7 +1908,7 @@ class X86Backend : public Backend {
         } else if (c == DType::kBool) {
           if (!bool_op(node.op)) return -1;
         } else if (is_float(c)) {
-          if (!float_op(node.op) && !lane_function_of(node.op, c == DType::kFloat64)) return -1;
+          if (!float_op(node.op) && !computes_function(node.op, c == DType::kFloat64)) return -1;
           if (node.op == Op::power && !is_square_power(region, node)) return -1;
         } else if (lane_bits(c) != 0) {
           if (!int_op(node.op, c)) return -1;

@@ -15,6 +15,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "jit/backend.h"
+#include "jit/fusion.h"
+#include "jit/host.h"
+#include "jit/region.h"
+
 namespace npy::jit {
 namespace {
 
@@ -25,36 +30,104 @@ constexpr long double kLn2 = 0.693147180559945309417232121458176568L;
 struct Case {
   const char* name;
   VectorFunction f;
+  Op op;
   long double (*exact)(long double);  // the reference for float64
   double (*libm64)(double);           // the reference for float32; libm for float64
   float (*libm32)(float);             // libm for float32
 };
 
-const Case kSin{"sin", VectorFunction::sin, [](long double x) { return std::sin(x); },
+const Case kSin{"sin", VectorFunction::sin, Op::sin, [](long double x) { return std::sin(x); },
                 [](double x) { return std::sin(x); }, [](float x) { return std::sin(x); }};
-const Case kCos{"cos", VectorFunction::cos, [](long double x) { return std::cos(x); },
+const Case kCos{"cos", VectorFunction::cos, Op::cos, [](long double x) { return std::cos(x); },
                 [](double x) { return std::cos(x); }, [](float x) { return std::cos(x); }};
-const Case kExp{"exp", VectorFunction::exp, [](long double x) { return std::exp(x); },
+const Case kExp{"exp", VectorFunction::exp, Op::exp, [](long double x) { return std::exp(x); },
                 [](double x) { return std::exp(x); }, [](float x) { return std::exp(x); }};
-const Case kLog{"log", VectorFunction::log, [](long double x) { return std::log(x); },
+const Case kLog{"log", VectorFunction::log, Op::log, [](long double x) { return std::log(x); },
                 [](double x) { return std::log(x); }, [](float x) { return std::log(x); }};
-const Case kExp2{"exp2", VectorFunction::exp2, [](long double x) { return std::exp2(x); },
+const Case kExp2{"exp2", VectorFunction::exp2, Op::exp2, [](long double x) { return std::exp2(x); },
                  [](double x) { return std::exp2(x); }, [](float x) { return std::exp2(x); }};
-const Case kLog2{"log2", VectorFunction::log2, [](long double x) { return std::log2(x); },
+const Case kLog2{"log2", VectorFunction::log2, Op::log2, [](long double x) { return std::log2(x); },
                  [](double x) { return std::log2(x); }, [](float x) { return std::log2(x); }};
-const Case kLog10{"log10", VectorFunction::log10, [](long double x) { return std::log10(x); },
+const Case kLog10{"log10", VectorFunction::log10, Op::log10, [](long double x) { return std::log10(x); },
                   [](double x) { return std::log10(x); }, [](float x) { return std::log10(x); }};
-const Case kExpm1{"expm1", VectorFunction::expm1, [](long double x) { return std::expm1(x); },
+const Case kExpm1{"expm1", VectorFunction::expm1, Op::expm1, [](long double x) { return std::expm1(x); },
                   [](double x) { return std::expm1(x); }, [](float x) { return std::expm1(x); }};
-const Case kLog1p{"log1p", VectorFunction::log1p, [](long double x) { return std::log1p(x); },
+const Case kLog1p{"log1p", VectorFunction::log1p, Op::log1p, [](long double x) { return std::log1p(x); },
                   [](double x) { return std::log1p(x); }, [](float x) { return std::log1p(x); }};
-const Case kTan{"tan", VectorFunction::tan, [](long double x) { return std::tan(x); },
+const Case kTan{"tan", VectorFunction::tan, Op::tan, [](long double x) { return std::tan(x); },
                 [](double x) { return std::tan(x); }, [](float x) { return std::tan(x); }};
 
 const Case* const kCases[] = {&kSin, &kCos, &kExp, &kLog, &kExp2, &kLog2, &kLog10, &kExpm1, &kLog1p, &kTan};
 
+// The function as kernels compute it: a kernel of the one element-wise op,
+// compiled at one vector width, run in place over whole vectors (one at a
+// time where each block's flags are compared).
 template <class T>
-constexpr int kLanes = 32 / sizeof(T);
+class KernelFunction {
+ public:
+  KernelFunction(Backend& backend, const Case& c) {
+    constexpr DType kType = std::is_same_v<T, double> ? DType::kFloat64 : DType::kFloat32;
+    Region region;
+    Node x;
+    x.dtype = x.compute = kType;
+    x.shape = {1024};
+    const int in = region.add(x);
+    Node f = x;
+    f.op = c.op;
+    f.inputs[0] = in;
+    region.add(f);
+    const std::vector<Step> steps = plan_region(region, {true, true}, {false, true},
+                                                [&backend](const Region& r, int node) {
+                                                  return backend.fuse_class(r, node);
+                                                });
+    for (const Step& step : steps) {
+      if (!step.eager && !kernel_) kernel_ = backend.compile(region, step.group, {false}, KernelOptions{});
+    }
+  }
+
+  bool compiled() const { return kernel_ != nullptr; }
+  int lanes() const { return kernel_->lanes; }
+
+  // `count` elements (whole vectors) from `data`.
+  void apply(T* data, std::size_t count) const {
+    void* const slots[] = {data, data};
+    const std::int64_t row_steps[] = {0, 0};
+    kernel_->entry(slots, static_cast<std::int64_t>(count) / kernel_->lanes, nullptr, nullptr, 1, row_steps, 0);
+  }
+
+ private:
+  std::unique_ptr<Kernel> kernel_;
+};
+
+// The vector widths this CPU runs kernels at, widest last.
+std::vector<VectorIsa> host_widths() {
+  std::vector<VectorIsa> widths;
+  if (host_vector_isa() != VectorIsa::kSse2) widths.push_back(VectorIsa::kAvx2);
+  if (host_vector_isa() == VectorIsa::kAvx512) widths.push_back(VectorIsa::kAvx512);
+  return widths;
+}
+
+Backend& backend_for(VectorIsa isa) {
+  static const std::unique_ptr<Backend> avx2 = make_x86_backend(VectorIsa::kAvx2);
+  static const std::unique_ptr<Backend> avx512 = make_x86_backend(VectorIsa::kAvx512);
+  return isa == VectorIsa::kAvx512 ? *avx512 : *avx2;
+}
+
+// Runs `check(function, width name)` at each width the CPU has.
+template <class T, class Check>
+void at_each_width(const Case& c, Check check) {
+  const std::vector<VectorIsa> widths = host_widths();
+  if (widths.empty()) GTEST_SKIP() << "no AVX2: kernels are not compiled here";
+  for (VectorIsa isa : widths) {
+    const KernelFunction<T> fn(backend_for(isa), c);
+    ASSERT_TRUE(fn.compiled()) << c.name << " at " << vector_isa_name(isa);
+    check(fn, vector_isa_name(isa));
+  }
+}
+
+// Inputs come in whole vectors of the widest kernel.
+template <class T>
+constexpr int kMaxLanes = kMaxVectorBytes / sizeof(T);
 
 template <class T>
 T libm(const Case& c, T x) {
@@ -238,89 +311,87 @@ std::vector<T> inputs_for(VectorFunction f) {
       break;
     }
   }
-  while (in.values.size() % kLanes<T> != 0) in.values.push_back(T(1));
+  while (in.values.size() % kMaxLanes<T> != 0) in.values.push_back(T(1));
   return in.values;
 }
 
 const char* width_name(bool float64) { return float64 ? "float64" : "float32"; }
 
-// Runs every input through the vector function: accuracy against the
-// reference, NaN-ness and signs, and the flags each block raises against
-// libm's on the same lanes.
+// Runs every input through kernels of the function at each width:
+// accuracy against the reference, NaN-ness and signs, and the flags each
+// vector raises against libm's on the same lanes.
 template <class T>
 void check_function(const Case& c) {
-  constexpr bool kFloat64 = std::is_same_v<T, double>;
-  constexpr int kN = kLanes<T>;
-  const LaneFunction fn = lane_function(c.f, kFloat64);
-  ASSERT_NE(fn, nullptr);
   const std::vector<T> xs = inputs_for<T>(c.f);
   ASSERT_GE(xs.size(), 1000000u);
-
-  std::uint64_t max_ulp = 0;
-  T worst = 0;
-  double max_error = 0;  // in ulps of the exact value, unrounded
-  T worst_error = 0;
-  int failures = 0;
-  const auto fail = [&failures](const std::string& what) {
-    if (++failures <= 10) ADD_FAILURE() << what;
-  };
-  alignas(32) T block[kN];
-  long double wide[kN];
-  T want[kN];
-  volatile T sink;
-  for (std::size_t b = 0; b < xs.size(); b += kN) {
-    for (int i = 0; i < kN; ++i) {
-      wide[i] = exact(c, xs[b + i]);
-      want[i] = static_cast<T>(wide[i]);
-    }
-    std::memcpy(block, &xs[b], sizeof block);
-    std::feclearexcept(FE_ALL_EXCEPT);
-    fn(block);
-    const int got_flags = std::fetestexcept(kFlags);
-    std::feclearexcept(FE_ALL_EXCEPT);
-    for (int i = 0; i < kN; ++i) sink = libm(c, xs[b + i]);
-    const int want_flags = std::fetestexcept(kFlags);
-    if (got_flags != want_flags) {
-      char text[200];
-      std::snprintf(text, sizeof text, "flags %#x, libm %#x, block from %a", got_flags, want_flags,
-                    static_cast<double>(xs[b]));
-      fail(text);
-    }
-    for (int i = 0; i < kN; ++i) {
-      const T x = xs[b + i];
-      const T got = block[i];
-      char text[200];
-      std::snprintf(text, sizeof text, "%s(%a) = %a, want %a", c.name, static_cast<double>(x),
-                    static_cast<double>(got), static_cast<double>(want[i]));
-      if (std::isnan(got) || std::isnan(want[i])) {
-        if (std::isnan(got) != std::isnan(want[i])) fail(text);
-        continue;
+  at_each_width<T>(c, [&](const KernelFunction<T>& fn, const char* width) {
+    const int n = fn.lanes();
+    std::uint64_t max_ulp = 0;
+    T worst = 0;
+    double max_error = 0;  // in ulps of the exact value, unrounded
+    T worst_error = 0;
+    int failures = 0;
+    const auto fail = [&failures](const std::string& what) {
+      if (++failures <= 10) ADD_FAILURE() << what;
+    };
+    std::vector<T> block(n);
+    std::vector<long double> wide(n);
+    std::vector<T> want(n);
+    volatile T sink;
+    for (std::size_t b = 0; b < xs.size(); b += n) {
+      for (int i = 0; i < n; ++i) {
+        wide[i] = exact(c, xs[b + i]);
+        want[i] = static_cast<T>(wide[i]);
       }
-      if (std::signbit(got) != std::signbit(want[i])) fail(std::string("sign: ") + text);
-      const std::uint64_t d = ulp_distance(got, want[i]);
-      if (d > max_ulp) {
-        max_ulp = d;
-        worst = x;
+      std::copy_n(&xs[b], n, block.begin());
+      std::feclearexcept(FE_ALL_EXCEPT);
+      fn.apply(block.data(), n);
+      const int got_flags = std::fetestexcept(kFlags);
+      std::feclearexcept(FE_ALL_EXCEPT);
+      for (int i = 0; i < n; ++i) sink = libm(c, xs[b + i]);
+      const int want_flags = std::fetestexcept(kFlags);
+      if (got_flags != want_flags) {
+        char text[200];
+        std::snprintf(text, sizeof text, "%s: flags %#x, libm %#x, vector from %a", width, got_flags, want_flags,
+                      static_cast<double>(xs[b]));
+        fail(text);
       }
-      if (std::isfinite(want[i])) {
-        const T a = std::fabs(want[i]);
-        const long double ulp = std::nextafter(a, std::numeric_limits<T>::infinity()) - a;
-        const double e = static_cast<double>(std::fabs(got - wide[i]) / ulp);
-        if (e > max_error) {
-          max_error = e;
-          worst_error = x;
+      for (int i = 0; i < n; ++i) {
+        const T x = xs[b + i];
+        const T got = block[i];
+        char text[200];
+        std::snprintf(text, sizeof text, "%s: %s(%a) = %a, want %a", width, c.name, static_cast<double>(x),
+                      static_cast<double>(got), static_cast<double>(want[i]));
+        if (std::isnan(got) || std::isnan(want[i])) {
+          if (std::isnan(got) != std::isnan(want[i])) fail(text);
+          continue;
+        }
+        if (std::signbit(got) != std::signbit(want[i])) fail(std::string("sign: ") + text);
+        const std::uint64_t d = ulp_distance(got, want[i]);
+        if (d > max_ulp) {
+          max_ulp = d;
+          worst = x;
+        }
+        if (std::isfinite(want[i])) {
+          const T a = std::fabs(want[i]);
+          const long double ulp = std::nextafter(a, std::numeric_limits<T>::infinity()) - a;
+          const double e = static_cast<double>(std::fabs(got - wide[i]) / ulp);
+          if (e > max_error) {
+            max_error = e;
+            worst_error = x;
+          }
         }
       }
     }
-  }
-  (void)sink;
-  std::printf(
-      "[ VectorMath ] %s %s: %zu inputs, max %llu ulp from the rounded reference (at %a), "
-      "max error %.3f ulp (at %a)\n",
-      c.name, width_name(kFloat64), xs.size(), static_cast<unsigned long long>(max_ulp),
-      static_cast<double>(worst), max_error, static_cast<double>(worst_error));
-  EXPECT_LE(max_ulp, 2u) << c.name << " " << width_name(kFloat64) << " worst input " << worst;
-  EXPECT_EQ(failures, 0);
+    (void)sink;
+    std::printf(
+        "[ VectorMath ] %s %s, %s kernels: %zu inputs, max %llu ulp from the rounded reference (at %a), "
+        "max error %.3f ulp (at %a)\n",
+        c.name, width_name(std::is_same_v<T, double>), width, xs.size(), static_cast<unsigned long long>(max_ulp),
+        static_cast<double>(worst), max_error, static_cast<double>(worst_error));
+    EXPECT_LE(max_ulp, 2u) << c.name << " " << width << " worst input " << worst;
+    EXPECT_EQ(failures, 0);
+  });
 }
 
 TEST(VectorMath, SinFloat64) { check_function<double>(kSin); }
@@ -347,17 +418,17 @@ TEST(VectorMath, TanFloat32) { check_function<float>(kTan); }
 // Ordinary inputs: the vector code alone, which must raise no flag.
 template <class T>
 void check_no_flags(const Case& c, T lo, T hi) {
-  constexpr int kN = kLanes<T>;
-  const LaneFunction fn = lane_function(c.f, std::is_same_v<T, double>);
-  std::mt19937_64 rng(7);
-  std::uniform_real_distribution<T> dist(lo, hi);
-  alignas(32) T block[kN];
-  for (int b = 0; b < 10000; ++b) {
-    for (T& v : block) v = dist(rng);
-    std::feclearexcept(FE_ALL_EXCEPT);
-    fn(block);
-    ASSERT_EQ(std::fetestexcept(kFlags), 0) << c.name << " block from " << block[0];
-  }
+  at_each_width<T>(c, [&](const KernelFunction<T>& fn, const char* width) {
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<T> dist(lo, hi);
+    std::vector<T> block(fn.lanes());
+    for (int b = 0; b < 10000; ++b) {
+      for (T& v : block) v = dist(rng);
+      std::feclearexcept(FE_ALL_EXCEPT);
+      fn.apply(block.data(), block.size());
+      ASSERT_EQ(std::fetestexcept(kFlags), 0) << c.name << " at " << width << ", vector from " << block[0];
+    }
+  });
 }
 
 TEST(VectorMath, OrdinaryInputsRaiseNoFlags) {
@@ -379,13 +450,11 @@ TEST(VectorMath, OrdinaryInputsRaiseNoFlags) {
   }
 }
 
-// Each special value in each lane of an otherwise ordinary block: that lane
-// is libm's result, and the block raises libm's flags.
+// Each special value in each lane of an otherwise ordinary vector: that
+// lane is libm's result, and the vector raises libm's flags.
 template <class T>
 void check_special_lanes(const Case& c) {
   using L = std::numeric_limits<T>;
-  constexpr int kN = kLanes<T>;
-  const LaneFunction fn = lane_function(c.f, std::is_same_v<T, double>);
   // Each with both signs: zeros, non-finite values, the ends of the ranges,
   // and values past the vector code's domains.
   const T magnitudes[] = {T(0),     L::infinity(), L::quiet_NaN(),  L::signaling_NaN(),
@@ -398,31 +467,34 @@ void check_special_lanes(const Case& c) {
     specials.push_back(m);
     specials.push_back(-m);
   }
-  volatile T sink;
-  for (const T s : specials) {
-    for (int lane = 0; lane < kN; ++lane) {
-      alignas(32) T block[kN];
-      for (int i = 0; i < kN; ++i) block[i] = T(0.25) + T(0.5) * static_cast<T>(i);
-      block[lane] = s;
-      T x[kN];
-      std::memcpy(x, block, sizeof x);
-      std::feclearexcept(FE_ALL_EXCEPT);
-      fn(block);
-      const int got_flags = std::fetestexcept(kFlags);
-      std::feclearexcept(FE_ALL_EXCEPT);
-      for (int i = 0; i < kN; ++i) sink = libm(c, x[i]);
-      const int want_flags = std::fetestexcept(kFlags);
-      EXPECT_EQ(got_flags, want_flags) << c.name << "(" << s << ") in lane " << lane;
-      const T want = libm(c, s);
-      if (std::isnan(want)) {
-        EXPECT_TRUE(std::isnan(block[lane])) << c.name << "(" << s << ")";
-      } else {
-        EXPECT_EQ(std::signbit(block[lane]), std::signbit(want)) << c.name << "(" << s << ")";
-        EXPECT_LE(ulp_distance(block[lane], want), 1u) << c.name << "(" << s << ") = " << block[lane];
+  at_each_width<T>(c, [&](const KernelFunction<T>& fn, const char* width) {
+    const int n = fn.lanes();
+    volatile T sink;
+    for (const T s : specials) {
+      for (int lane = 0; lane < n; ++lane) {
+        std::vector<T> block(n);
+        for (int i = 0; i < n; ++i) block[i] = T(0.25) + T(0.5) * static_cast<T>(i);
+        block[lane] = s;
+        const std::vector<T> x = block;
+        std::feclearexcept(FE_ALL_EXCEPT);
+        fn.apply(block.data(), n);
+        const int got_flags = std::fetestexcept(kFlags);
+        std::feclearexcept(FE_ALL_EXCEPT);
+        for (int i = 0; i < n; ++i) sink = libm(c, x[i]);
+        const int want_flags = std::fetestexcept(kFlags);
+        EXPECT_EQ(got_flags, want_flags) << c.name << "(" << s << ") in lane " << lane << " at " << width;
+        const T want = libm(c, s);
+        if (std::isnan(want)) {
+          EXPECT_TRUE(std::isnan(block[lane])) << c.name << "(" << s << ") at " << width;
+        } else {
+          EXPECT_EQ(std::signbit(block[lane]), std::signbit(want)) << c.name << "(" << s << ") at " << width;
+          EXPECT_LE(ulp_distance(block[lane], want), 1u)
+              << c.name << "(" << s << ") = " << block[lane] << " at " << width;
+        }
       }
     }
-  }
-  (void)sink;
+    (void)sink;
+  });
 }
 
 TEST(VectorMath, SpecialLanesMatchLibm) {
@@ -432,20 +504,18 @@ TEST(VectorMath, SpecialLanesMatchLibm) {
   }
 }
 
-// Not asserted: how much faster the vector functions are than libm. A
-// measurement, not a test, so left out of the suite's runs (run it with
+// Not asserted: how much faster the kernels are than libm. A measurement,
+// not a test, so left out of the suite's runs (run it with
 // --gtest_also_run_disabled_tests --gtest_filter='*Throughput*').
 template <class T>
 void time_function(const Case& c, T lo, T hi) {
-  constexpr int kN = kLanes<T>;
   constexpr std::size_t kBuffer = 4096;
   constexpr std::size_t kElements = 10000000;
-  const LaneFunction fn = lane_function(c.f, std::is_same_v<T, double>);
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<T> dist(lo, hi);
   std::vector<T> src(kBuffer);
   for (T& v : src) v = dist(rng);
-  alignas(32) static T dst[kBuffer];
+  static T dst[kBuffer];
   using Clock = std::chrono::steady_clock;
   volatile T sink = 0;
   // ns per element, the better of two runs.
@@ -462,17 +532,19 @@ void time_function(const Case& c, T lo, T hi) {
     }
     return best;
   };
-  const double vector_ns = time([&] {
-    std::memcpy(dst, src.data(), sizeof dst);
-    for (std::size_t i = 0; i < kBuffer; i += kN) fn(&dst[i]);
-  });
   const double libm_ns = time([&] {
     for (std::size_t i = 0; i < kBuffer; ++i) dst[i] = libm(c, src[i]);
   });
+  at_each_width<T>(c, [&](const KernelFunction<T>& fn, const char* width) {
+    const double kernel_ns = time([&] {
+      std::memcpy(dst, src.data(), sizeof dst);
+      fn.apply(dst, kBuffer);
+    });
+    std::printf("[ VectorMath ] %s %s on [%g, %g], %s kernel: %.2f ns/element, libm %.2f ns/element (%.1fx)\n",
+                c.name, width_name(std::is_same_v<T, double>), static_cast<double>(lo), static_cast<double>(hi),
+                width, kernel_ns, libm_ns, libm_ns / kernel_ns);
+  });
   (void)sink;
-  std::printf("[ VectorMath ] %s %s on [%g, %g]: vector %.2f ns/element, libm %.2f ns/element (%.1fx)\n",
-              c.name, width_name(std::is_same_v<T, double>), static_cast<double>(lo), static_cast<double>(hi),
-              vector_ns, libm_ns, libm_ns / vector_ns);
 }
 
 TEST(VectorMath, DISABLED_Throughput) {
