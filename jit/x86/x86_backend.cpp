@@ -118,13 +118,6 @@ std::optional<VectorFunction> vector_function_of(Op op) {
   }
 }
 
-// Whether kernels compute the op's function on lanes of that width: in their
-// own code (InlineMath), or by calling vector_math on each vector.
-bool computes_function(Op op, bool float64) {
-  const std::optional<VectorFunction> f = vector_function_of(op);
-  return f && (InlineMath::covers(*f) || lane_function(*f, float64));
-}
-
 // x**2, the one power the backend computes: exactly x*x, as NumPy's.
 bool is_square_power(const Region& region, const Node& node) {
   const Node& exponent = region.nodes[node.inputs[1]];
@@ -759,26 +752,6 @@ class KernelBuilder {
     return false;
   }
 
-  // r = f(a), lane by lane, through memory: the call clobbers every vector
-  // register, which the register allocator saves around it. The functions
-  // take 256 bits: a wider vector is two calls, on its halves.
-  bool call_lane_function(LaneFunction f, const x86::Vec& a, const x86::Vec& r) {
-    if (!f) return false;
-    x86::Mem slot = cc_.newStack(vc_.bytes(), vc_.bytes());
-    cc_.vmovapd(slot, a);
-    for (int half = 0; half < vc_.bytes() / 32; ++half) {
-      x86::Gp address = cc_.newIntPtr();
-      x86::Mem at = slot;
-      at.addOffset(32 * half);
-      cc_.lea(address, at);
-      InvokeNode* call = nullptr;
-      cc_.invoke(&call, imm(reinterpret_cast<void*>(f)), FuncSignatureT<void, void*>());
-      call->setArg(0, address);
-    }
-    cc_.vmovapd(r, slot);
-    return true;
-  }
-
   // NumPy's minimum (maximum): (a < b || isnan(a)) ? a : b, in vectors of
   // `code`'s width.
   x86::Vec float_min_max(const VectorCode& code, const x86::Vec& a, const x86::Vec& b, bool is_min) {
@@ -900,15 +873,9 @@ class KernelBuilder {
         }
         case Op::sqrt: w ? cc_.vsqrtpd(r, a.reg) : cc_.vsqrtps(r, a.reg); break;
         case Op::sin: case Op::cos: case Op::tan: case Op::exp: case Op::exp2: case Op::expm1:
-        case Op::log: case Op::log2: case Op::log10: case Op::log1p: {
-          const VectorFunction f = *vector_function_of(node.op);
-          if (InlineMath::covers(f)) {
-            math_.emit(f, r, a.reg, bits_);
-          } else if (!call_lane_function(lane_function(f, w), a.reg, r)) {
-            return false;
-          }
+        case Op::log: case Op::log2: case Op::log10: case Op::log1p:
+          math_.emit(*vector_function_of(node.op), r, a.reg, bits_);
           break;
-        }
         case Op::negative: cc_.vxorpd(r, a.reg, sign()); break;
         case Op::positive: cc_.vmovapd(r, a.reg); break;
         case Op::absolute: cc_.vandnpd(r, sign(), a.reg); break;
@@ -1908,7 +1875,7 @@ class X86Backend : public Backend {
         } else if (c == DType::kBool) {
           if (!bool_op(node.op)) return -1;
         } else if (is_float(c)) {
-          if (!float_op(node.op) && !computes_function(node.op, c == DType::kFloat64)) return -1;
+          if (!float_op(node.op) && !vector_function_of(node.op)) return -1;
           if (node.op == Op::power && !is_square_power(region, node)) return -1;
         } else if (lane_bits(c) != 0) {
           if (!int_op(node.op, c)) return -1;
@@ -2056,8 +2023,9 @@ class X86Backend : public Backend {
     kernel.runtime = &runtime_;
     placed(code);
     if (listing) kernel.listing = logger.data();
-    // Calls by address (lane functions) are relocated to where this
-    // process has the function; code without relocations runs anywhere.
+    // Calls by address (libm, for special lanes of transcendentals) are
+    // relocated to where this process has the function; code without
+    // relocations runs anywhere.
     if (code.relocEntries().empty() && !code.hasAddressTable()) {
       const auto* start = reinterpret_cast<const std::uint8_t*>(kernel.entry);
       kernel.image.assign(start, start + code.codeSize());
