@@ -491,6 +491,12 @@ struct Loop {
   // Several whole rows can run in one call: rank 2 or more, no input
   // packed, no output scattered, rows of whole vectors.
   bool whole_rows = false;
+  // Element-wise loops only, otherwise as whole_rows but for rows of a
+  // partial vector more: such rows run in two calls, one over their whole
+  // vectors and one over their last vector's worth of elements, which
+  // overlaps the first and computes a few elements again (the same values:
+  // no output overlaps an input).
+  bool overlapping_tails = false;
 
   // Runs elements [lo, hi) of the innermost dimension at outer multi-index
   // `index` (shape.size() - 1 entries).
@@ -538,12 +544,20 @@ struct Loop {
   }
 
   // Runs `count` whole rows from outer multi-index `index` on, all inside
-  // the innermost outer dimension (`whole_rows` loops only), in one call.
+  // the innermost outer dimension (`whole_rows` or `overlapping_tails` loops
+  // only), in one call (two where rows end in a partial vector).
   void rows(const std::int64_t* index, std::int64_t count, Accumulators& acc, char* const* sums_out = nullptr) const {
+    const std::int64_t n = shape.back();
+    const std::int64_t vectors = n / kernel.lanes;
     void* slots[kMaxSlots];
     std::int64_t steps[kMaxSlots];
-    row_slots(index, sums_out, slots, steps);
-    kernel.entry(slots, shape.back() / kernel.lanes, acc.data(), &all_lanes, count, steps, 0);
+    row_slots(index, sums_out, slots, steps, 0, vectors * kernel.lanes);
+    kernel.entry(slots, vectors, acc.data(), &all_lanes, count, steps, 0);
+    if (vectors * kernel.lanes != n) {
+      const std::int64_t last = n - kernel.lanes;
+      row_slots(index, sums_out, slots, steps, last, kernel.lanes);
+      kernel.entry(slots, 1, acc.data(), &all_lanes, count, steps, last);
+    }
     carry_narrow_sums(acc);
   }
 
@@ -553,29 +567,30 @@ struct Loop {
                    char* const* b_sums) const {
     void* slots[2 * kMaxSlots];
     std::int64_t steps[kMaxSlots];
-    const std::size_t per_run = row_slots(index, a_sums, slots, steps);
+    const std::size_t per_run = row_slots(index, a_sums, slots, steps, 0, shape.back());
     index[shape.size() - 2] += count;
-    row_slots(index, b_sums, slots + per_run, steps);
+    row_slots(index, b_sums, slots + per_run, steps, 0, shape.back());
     index[shape.size() - 2] -= count;
     kernel.paired(slots, shape.back() / kernel.lanes, acc.data(), &all_lanes, count, steps, 0);
   }
 
-  // A call's slots at the row of `index` and each slot's step from the end
-  // of a row to the start of the next; returns the number of slots.
-  std::size_t row_slots(const std::int64_t* index, char* const* sums_out, void** slots, std::int64_t* steps) const {
+  // A call's slots at element `first` of the row of `index`, and each
+  // slot's step from where a call over `n` elements of a row leaves it to
+  // the same element of the next row; returns the number of slots.
+  std::size_t row_slots(const std::int64_t* index, char* const* sums_out, void** slots, std::int64_t* steps,
+                        std::int64_t first, std::int64_t n) const {
     const std::size_t rank = shape.size();
     const std::size_t nin = inputs.size();
     const std::size_t nout = outputs.size();
-    const std::int64_t n = shape[rank - 1];
     for (std::size_t i = 0; i < nin; ++i) {
       const LoopInput& in = inputs[i];
-      const char* p = in.data;
+      const char* p = in.data + first * in.strides[rank - 1];
       for (std::size_t d = 0; d + 1 < rank; ++d) p += index[d] * in.strides[d];
       slots[i] = const_cast<char*>(p);
       steps[i] = in.strides[rank - 2] - n * in.strides[rank - 1];
     }
     for (std::size_t o = 0; o < nout; ++o) {
-      char* p = outputs[o].data;
+      char* p = outputs[o].data + first * out_strides[o][rank - 1];
       for (std::size_t d = 0; d + 1 < rank; ++d) p += index[d] * out_strides[o][d];
       slots[nin + o] = p;
       steps[nin + o] = out_strides[o][rank - 2] - n * out_strides[o][rank - 1];
@@ -1830,25 +1845,40 @@ void run_staged_tail(const StagedKernel& kernel, const Shape& shape, const std::
   std::memcpy(labels, step_labels.data(), rem * sizeof(std::int64_t));
 }
 
+// `in`'s layout over the loop without its dimensions of one element, and
+// merged where one dimension steps over the next whole.
+void merged_layout(const Shape& shape, const LoopInput& in, Shape& dims, std::vector<std::int64_t>& strides) {
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    if (!dims.empty() && strides.back() == in.strides[d] * shape[d]) {
+      dims.back() *= shape[d];
+      strides.back() = in.strides[d];
+    } else {
+      dims.push_back(shape[d]);
+      strides.push_back(in.strides[d]);
+    }
+  }
+}
+
+// Whether every input lies in one dimension over the loop made flat (none
+// would be gathered).
+bool flattens_whole(const Shape& shape, const std::vector<LoopInput>& inputs) {
+  return std::all_of(inputs.begin(), inputs.end(), [&](const LoopInput& in) {
+    Shape dims;
+    std::vector<std::int64_t> strides;
+    merged_layout(shape, in, dims, strides);
+    return dims.size() <= 1;
+  });
+}
+
 // Makes the loop flat (order_loop): one dimension of all its elements in C
-// order. Each input's layout loses its dimensions of one element and merges
-// dimensions where one steps over the next whole; what is left of more
-// than one dimension is gathered.
+// order. What is left of more than one dimension of an input's layout
+// (merged_layout) is gathered.
 void make_flat(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs) {
-  const int r = static_cast<int>(shape.size());
   for (LoopInput& in : inputs) {
     Shape dims;
     std::vector<std::int64_t> strides;
-    for (int d = 0; d < r; ++d) {
-      if (shape[d] == 1) continue;
-      if (!dims.empty() && strides.back() == in.strides[d] * shape[d]) {
-        dims.back() *= shape[d];
-        strides.back() = in.strides[d];
-      } else {
-        dims.push_back(shape[d]);
-        strides.push_back(in.strides[d]);
-      }
-    }
+    merged_layout(shape, in, dims, strides);
     if (dims.size() <= 1) {
       in.strides.assign(1, dims.empty() ? 0 : strides[0]);
     } else {
@@ -1878,7 +1908,13 @@ void order_loop(Shape& shape, int& reduced_dims, std::vector<LoopInput>& inputs,
     out.strides.assign(r, itemsize(out.dtype));
     for (int d = r - 2; d >= 0; --d) out.strides[d] = out.strides[d + 1] * shape[d + 1];
   }
-  if (from_indices || r < 2 || shape[r - 1] >= kShortRow) return;
+  if (from_indices || r < 2) return;
+  if (shape[r - 1] >= kShortRow) {
+    // Long rows stay rows, but an element-wise loop whose inputs all lie in
+    // one dimension runs flat: no row ends (partial vectors) at all.
+    if (reductions.empty() && flattens_whole(shape, inputs)) make_flat(shape, inputs, outputs);
+    return;
+  }
   if (!reductions.empty()) {
     if (reduced_dims == r && std::all_of(reductions.begin(), reductions.end(), same_when_flat)) {
       make_flat(shape, inputs, outputs);
@@ -1910,12 +1946,16 @@ std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs) {
 double pairwise_sum(const double* a, std::int64_t n) { return pairwise_sum_of(a, n); }
 
 bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& outputs,
-                            const std::vector<LoopReduction>& reductions) {
+                            const std::vector<LoopReduction>& reductions, int lanes) {
   // Above the last-level caches of the CPUs npython meets (32 MiB on this
   // 2-core machine's EPYC), where writing a line without reading it first
   // saves a quarter of an element-wise product's memory traffic.
   constexpr std::int64_t kStreamingBytes = std::int64_t{64} << 20;
   if (!reductions.empty() || outputs.empty()) return false;
+  // Rows that end in a partial vector are finished by ordinary stores,
+  // which would first read back from memory each line the streaming ones
+  // had just sent there.
+  if (shape.size() >= 2 && (lanes < 1 || shape.back() % lanes != 0)) return false;
   std::int64_t bytes = 0;
   for (const LoopOutput& out : outputs) {
     if (!out.strides.empty() && out.strides.back() != itemsize(out.dtype)) return false;
@@ -2120,6 +2160,35 @@ bool contiguous_from(const Shape& shape, const LoopInput& in, int first) {
   return true;
 }
 
+// The bytes an array of `shape` spans, from `data` with `strides`.
+struct Extent {
+  const char* lo;
+  const char* hi;  // one past
+};
+
+Extent extent_of(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int item) {
+  Extent e{data, data + item};
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    const std::int64_t span = (shape[d] - 1) * strides[d];
+    (span < 0 ? e.lo : e.hi) += span;
+  }
+  return e;
+}
+
+// Whether an output's bytes may be an input's too (the loop is not empty).
+bool outputs_overlap_inputs(const Shape& shape, const std::vector<LoopInput>& inputs,
+                            const std::vector<LoopOutput>& outputs,
+                            const std::vector<std::vector<std::int64_t>>& out_strides) {
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    const Extent out = extent_of(outputs[o].data, shape, out_strides[o], itemsize(outputs[o].dtype));
+    for (const LoopInput& in : inputs) {
+      const Extent e = extent_of(in.data, shape, in.strides, itemsize(in.dtype));
+      if (e.lo < out.hi && out.lo < e.hi) return true;
+    }
+  }
+  return false;
+}
+
 // Whether any of n elements of `size` bytes at p is nonzero: whether any
 // byte is, blocks of words at a time.
 bool any_nonzero(const unsigned char* p, std::int64_t n, int size) {
@@ -2298,9 +2367,12 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     loop.scattered.push_back(loop.out_strides[o].back() != itemsize(outputs[o].dtype));
   }
   if (inputs.size() + outputs.size() + loop.ordered > kMaxSlots) return -1;
-  loop.whole_rows = r >= 2 && shape[r - 1] % kernel.lanes == 0 &&
-                    std::none_of(loop.packed.begin(), loop.packed.end(), [](bool b) { return b; }) &&
-                    std::none_of(loop.scattered.begin(), loop.scattered.end(), [](bool b) { return b; });
+  const bool in_place = std::none_of(loop.packed.begin(), loop.packed.end(), [](bool b) { return b; }) &&
+                        std::none_of(loop.scattered.begin(), loop.scattered.end(), [](bool b) { return b; });
+  loop.whole_rows = r >= 2 && shape[r - 1] % kernel.lanes == 0 && in_place;
+  loop.overlapping_tails = r >= 2 && shape[r - 1] > kernel.lanes && shape[r - 1] % kernel.lanes != 0 && in_place &&
+                           reductions.empty() && total > 0 &&
+                           !outputs_overlap_inputs(shape, inputs, outputs, loop.out_strides);
   const int threads = total < kMinParallelWork ? 1 : host_threads();
   if (total == 0) {
     // Empty loop: reductions still produce their identities.
@@ -2330,7 +2402,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   // short whole rows taken several at a time.
   const std::int64_t n = shape[r - 1];
   const std::int64_t rows = total / n;
-  if (loop.whole_rows && n < kSpan) {
+  if ((loop.whole_rows || loop.overlapping_tails) && n < kSpan) {
     const std::int64_t per_item = std::min(shape[r - 2], std::max<std::int64_t>(1, kSpan / n));
     const std::int64_t items_per_run = (shape[r - 2] + per_item - 1) / per_item;  // a run: one sweep of dim r - 2
     const std::int64_t items = rows / shape[r - 2] * items_per_run;

@@ -49,7 +49,8 @@ struct LoopReduction {
 // largest one instead where the outputs stay contiguous along it (x[:, 0:1]
 // + y over (n, 1)), and otherwise flat: its elements in C order as one long
 // row (B[:, :6] * 2 over (n, 6)), the outputs written in place and inputs
-// that are not contiguous gathered. A loop that reduces over all its
+// that are not contiguous gathered. One with longer rows runs flat too
+// where every input lies in one dimension over it (x - 1 over (n, 100)). A loop that reduces over all its
 // dimensions runs flat too (reduced_dims becomes 1) where its reductions
 // come out the same. Other loops with reductions, and loops that compute
 // from indices along their last dimension, keep their order. Kernels are
@@ -79,11 +80,12 @@ bool fits_row_results(const Shape& shape, int reduced_dims, const std::vector<Lo
                       const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions,
                       int lanes);
 
-// Whether the loop's kernel should write its outputs past the caches
-// (Kernel::streaming_stores): an element-wise loop whose outputs are
-// contiguous along its last dimension and far larger than the caches.
+// Whether the loop's kernel of `lanes` lanes should write its outputs past
+// the caches (Kernel::streaming_stores): an element-wise loop whose outputs
+// are contiguous along its last dimension and far larger than the caches,
+// with rows of whole vectors.
 bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& outputs,
-                            const std::vector<LoopReduction>& reductions);
+                            const std::vector<LoopReduction>& reductions, int lanes);
 
 // Float sums and means of inputs as they are (operand_input), each input
 // contiguous over the reduced dimensions, in a loop without outputs: added

@@ -753,7 +753,7 @@ class Runner {
     if (!summed_inputs) {
       jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices);
       options.leaf_sums = jit::fits_leaf_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
-      options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions);
+      options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions, backend.lanes(group));
       options.row_results = !options.leaf_sums && jit::fits_row_results(loop_shape, reduced_dims, inputs, outputs,
                                                                         reductions, backend.lanes(group));
       // Sums of inputs as they are need no kernel, unless one adds their leaves.
