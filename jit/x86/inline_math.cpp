@@ -61,94 +61,73 @@ InlineMath::Vec InlineMath::constant32(std::int32_t bits) {
 
 InlineMath::Vec InlineMath::constant(double v) { return constant64(bits_of(v)); }
 
+template <typename Emit>
+InlineMath::Vec InlineMath::fresh(Emit emit) {
+  Vec r = vc_.new_vec();
+  emit(r);
+  return r;
+}
+
 InlineMath::Vec InlineMath::constant_in(double v, int lane_bits) {
   return lane_bits == 64 ? constant(v) : constant32(bits_of(static_cast<float>(v)));
 }
 
 InlineMath::Vec InlineMath::add(const Vec& a, const Vec& b) {
-  Vec r = vc_.new_vec();
-  cc_.vaddpd(r, a, b);
-  return r;
+  return fresh([&](const Vec& r) { cc_.vaddpd(r, a, b); });
 }
 
 InlineMath::Vec InlineMath::sub(const Vec& a, const Vec& b) {
-  Vec r = vc_.new_vec();
-  cc_.vsubpd(r, a, b);
-  return r;
+  return fresh([&](const Vec& r) { cc_.vsubpd(r, a, b); });
 }
 
 InlineMath::Vec InlineMath::mul(const Vec& a, const Vec& b) {
-  Vec r = vc_.new_vec();
-  cc_.vmulpd(r, a, b);
-  return r;
+  return fresh([&](const Vec& r) { cc_.vmulpd(r, a, b); });
 }
 
 InlineMath::Vec InlineMath::div(const Vec& a, const Vec& b) {
-  Vec r = vc_.new_vec();
-  cc_.vdivpd(r, a, b);
-  return r;
+  return fresh([&](const Vec& r) { cc_.vdivpd(r, a, b); });
 }
 
 InlineMath::Vec InlineMath::max(const Vec& a, const Vec& b) {
-  Vec r = vc_.new_vec();
-  cc_.vmaxpd(r, a, b);
-  return r;
+  return fresh([&](const Vec& r) { cc_.vmaxpd(r, a, b); });
 }
 
 InlineMath::Vec InlineMath::abs(const Vec& a) { return and_not(constant(-0.0), a); }
 
 InlineMath::Vec InlineMath::bit_and(const Vec& a, const Vec& b) {
-  Vec r = vc_.new_vec();
-  vc_.bit_and(r, a, b);
-  return r;
+  return fresh([&](const Vec& r) { vc_.bit_and(r, a, b); });
 }
 
 InlineMath::Vec InlineMath::bit_or(const Vec& a, const Vec& b) {
-  Vec r = vc_.new_vec();
-  vc_.bit_or(r, a, b);
-  return r;
+  return fresh([&](const Vec& r) { vc_.bit_or(r, a, b); });
 }
 
 InlineMath::Vec InlineMath::bit_xor(const Vec& a, const Vec& b) {
-  Vec r = vc_.new_vec();
-  vc_.bit_xor(r, a, b);
-  return r;
+  return fresh([&](const Vec& r) { vc_.bit_xor(r, a, b); });
 }
 
 InlineMath::Vec InlineMath::and_not(const Vec& a, const Vec& b) {
-  Vec r = vc_.new_vec();
-  vc_.and_not(r, a, b);
-  return r;
+  return fresh([&](const Vec& r) { vc_.and_not(r, a, b); });
 }
 
 InlineMath::Vec InlineMath::compare(const Vec& a, const Vec& b, int predicate) {
-  Vec r = vc_.new_vec();
-  vc_.float_compare(r, a, b, predicate, 64);
-  return r;
+  return fresh([&](const Vec& r) { vc_.float_compare(r, a, b, predicate, 64); });
 }
 
 InlineMath::Vec InlineMath::blend(const Vec& a, const Vec& b, const Vec& mask) {
-  Vec r = vc_.new_vec();
-  vc_.blend(r, a, b, mask, 64);
-  return r;
+  return fresh([&](const Vec& r) { vc_.blend(r, a, b, mask, 64); });
 }
 
 InlineMath::Vec InlineMath::shift_left(const Vec& a, int bits) {
-  Vec r = vc_.new_vec();
-  cc_.vpsllq(r, a, bits);
-  return r;
+  return fresh([&](const Vec& r) { cc_.vpsllq(r, a, bits); });
 }
 
 InlineMath::Vec InlineMath::shift_right(const Vec& a, int bits) {
-  Vec r = vc_.new_vec();
-  cc_.vpsrlq(r, a, bits);
-  return r;
+  return fresh([&](const Vec& r) { cc_.vpsrlq(r, a, bits); });
 }
 
 InlineMath::Vec InlineMath::add_int64(const Vec& a, const Vec& b) {
-  Vec r = vc_.new_vec();
-  cc_.vpaddq(r, a, b);
-  return r;
+  return fresh([&](const Vec& r) { cc_.vpaddq(r, a, b); });
 }
 
 // c[first] + c[first+1] t + ... + c[first+count-1] t^(count-1) by Estrin's
@@ -214,9 +193,7 @@ InlineMath::Vec InlineMath::with_sign_of(const Vec& r, const Vec& x) {
 // raise invalid. The bits of |x| order like |x|, with NaN above infinity.
 
 InlineMath::Vec InlineMath::greater(const Vec& a, std::int64_t b, int lane_bits) {
-  Vec r = vc_.new_vec();
-  vc_.int_greater(r, a, lane_bits == 64 ? constant64(b) : constant32(static_cast<std::int32_t>(b)), lane_bits);
-  return r;
+  return fresh([&](const Vec& r) { vc_.int_greater(r, a, lane_bits == 64 ? constant64(b) : constant32(static_cast<std::int32_t>(b)), lane_bits); });
 }
 
 InlineMath::Vec InlineMath::abs_bits(const Vec& x, int lane_bits) {

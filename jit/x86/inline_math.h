@@ -48,6 +48,10 @@ class InlineMath {
   // The constant in lanes of `lane_bits`: a double's bits, or a float's.
   Vec constant_in(double v, int lane_bits);
 
+  // A new register, which `emit(r)` writes.
+  template <typename Emit>
+  Vec fresh(Emit emit);
+
   // Operations on doubles, each into a new register.
   Vec add(const Vec& a, const Vec& b);
   Vec sub(const Vec& a, const Vec& b);
