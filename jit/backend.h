@@ -77,9 +77,10 @@ struct Kernel {
   // unchanged. nullptr where there is none.
   Entry paired = nullptr;
   std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
-  // The machine code from `entry` on, when it runs from any address (for
-  // the disk cache); empty when it does not (it calls a function by address)
-  // or was itself loaded from the disk cache.
+  // What the disk cache keeps of the kernel, for the backend's place(): its
+  // machine code from `entry` on and what a process fills in before running
+  // it; empty when the code runs only where it is, or was itself loaded
+  // from the disk cache.
   std::vector<std::uint8_t> image;
   virtual ~Kernel() = default;
 };

@@ -1,5 +1,6 @@
 #include "jit/x86/inline_math.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <iterator>
 #include <limits>
@@ -625,9 +626,12 @@ void InlineMath::redo_with_libm(VectorFunction f, const Vec& r, const Vec& x, co
   x86::Gp lanes_at = cc_.newIntPtr();
   cc_.lea(inputs_at, inputs);
   cc_.lea(lanes_at, lanes);
+  const bool float64 = lane_bits == 64;
+  auto slot = std::find_if(libm_slots_.begin(), libm_slots_.end(),
+                           [&](const LibmSlot& s) { return s.f == f && s.float64 == float64; });
+  if (slot == libm_slots_.end()) slot = libm_slots_.insert(slot, {cc_.newLabel(), f, float64});
   InvokeNode* call = nullptr;
-  cc_.invoke(&call, imm(reinterpret_cast<void*>(libm_lanes(f, lane_bits == 64))),
-             FuncSignatureT<void, void*, const void*, std::uint64_t>());
+  cc_.invoke(&call, x86::qword_ptr(slot->label), FuncSignatureT<void, void*, const void*, std::uint64_t>());
   call->setArg(0, lanes_at);
   call->setArg(1, inputs_at);
   call->setArg(2, mask);
@@ -669,6 +673,11 @@ void InlineMath::emit_data() {
     cc_.align(AlignMode::kData, 64);
     cc_.bind(label);
     cc_.embedDataArray(TypeId::kFloat64, table, 64);
+  }
+  for (const LibmSlot& slot : libm_slots_) {
+    cc_.align(AlignMode::kData, 8);
+    cc_.bind(slot.label);
+    cc_.embedUInt64(reinterpret_cast<std::uintptr_t>(libm_lanes(slot.f, slot.float64)));
   }
 }
 

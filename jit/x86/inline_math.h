@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <vector>
 
 #include "jit/x86/vector_code.h"
 #include "jit/x86/vector_math.h"
@@ -33,8 +34,19 @@ class InlineMath {
   // r = f(x) on lanes of `lane_bits`: 64 (doubles) or 32 (floats).
   void emit(VectorFunction f, const Vec& r, const Vec& x, int lane_bits);
 
-  // The tables the code reads, once the kernel's function has ended.
+  // The tables the code reads and its libm slots, once the kernel's
+  // function has ended.
   void emit_data();
+
+  // A slot in the kernel's data that holds the address of libm's lanes of
+  // a function (vector_math.h): kernels call them through it, so that their
+  // code runs from any address once a process writes its own address there.
+  struct LibmSlot {
+    asmjit::Label label;
+    VectorFunction f;
+    bool float64;
+  };
+  const std::vector<LibmSlot>& libm_slots() const { return libm_slots_; }
 
   // What each function's code is made of.
   struct Function;
@@ -137,6 +149,7 @@ class InlineMath {
   // an address register.
   std::map<const double*, asmjit::Label> tables_;
   std::map<const double*, asmjit::x86::Gp> table_bases_;
+  std::vector<LibmSlot> libm_slots_;
 };
 
 }  // namespace npy::jit

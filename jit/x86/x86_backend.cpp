@@ -169,6 +169,8 @@ class KernelBuilder {
 
   // The function build() made.
   Label label() const { return label_; }
+  // The libm slots its code calls through (InlineMath::LibmSlot).
+  const std::vector<InlineMath::LibmSlot>& libm_slots() const { return math_.libm_slots(); }
 
   bool build() {
     FuncNode* fn = cc_.addFunc(FuncSignatureT<void, void* const*, std::int64_t, void*, const void*, std::int64_t,
@@ -1961,12 +1963,15 @@ class X86Backend : public Backend {
     const int bits = group.fuse_class;
     const bool pairs = leaf_sums && can_pair_leaves(region, group);
     Label paired;
-    const bool made = generate(*kernel, [&](x86::Compiler& cc) {
-      if (!KernelBuilder(cc, region, group, broadcast_inner, bits, vector_bits_, options).build()) return false;
-      if (!pairs) return true;
-      KernelBuilder builder(cc, region, group, broadcast_inner, bits, vector_bits_, options, true);
+    const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::LibmSlot>& slots) {
+      KernelBuilder builder(cc, region, group, broadcast_inner, bits, vector_bits_, options);
       if (!builder.build()) return false;
-      paired = builder.label();
+      append(slots, builder.libm_slots());
+      if (!pairs) return true;
+      KernelBuilder pair_builder(cc, region, group, broadcast_inner, bits, vector_bits_, options, true);
+      if (!pair_builder.build()) return false;
+      append(slots, pair_builder.libm_slots());
+      paired = pair_builder.label();
       return true;
     }, [&](const CodeHolder& code) {
       if (!pairs) return;
@@ -1990,8 +1995,11 @@ class X86Backend : public Backend {
       fixed.push_back(in.points == StagedInput::Points::kBroadcast && !in.moves_outer && !in.moves_inner);
     }
     auto kernel = std::make_unique<X86Code<StagedKernel>>();
-    const bool made = generate(*kernel, [&](x86::Compiler& cc) {
-      return StagedKernelBuilder(cc, region, staged, layout, fixed, vector_bits_).build();
+    const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::LibmSlot>& slots) {
+      StagedKernelBuilder builder(cc, region, staged, layout, fixed, vector_bits_);
+      if (!builder.build()) return false;
+      append(slots, builder.libm_slots());
+      return true;
     }, [](const CodeHolder&) {});
     if (!made) return nullptr;
     kernel->points = StagedKernelBuilder::kVectors * vector_bits_ / staged.loop.fuse_class;
@@ -2007,9 +2015,28 @@ class X86Backend : public Backend {
   }
 
  private:
-  // Builds the functions `build` emits (false: it cannot), the first of
-  // them the kernel's entry, then calls `placed` with the code in place;
-  // sets the listing when code is logged.
+  static void append(std::vector<InlineMath::LibmSlot>& to, const std::vector<InlineMath::LibmSlot>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+  }
+
+  // A kernel's image (Kernel::image) is its code from the entry on, then,
+  // for each libm slot, the slot's offset from the entry and the function
+  // (VectorFunction * 2 + float64), 4 bytes each, then the number of slots
+  // in 4 bytes: where a process that loads the code writes its addresses.
+  static constexpr std::size_t kSlotRecordBytes = 8;
+
+  static void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+
+  static std::uint32_t get_u32(const std::uint8_t* p) {
+    return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+           static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+  }
+
+  // Builds the functions `build` emits (false: it cannot) and lists their
+  // libm slots, the first function the kernel's entry, then calls `placed`
+  // with the code in place; sets the listing when code is logged.
   template <typename Code, typename Build, typename Placed>
   bool generate(X86Code<Code>& kernel, Build build, Placed placed) {
     CodeHolder code;
@@ -2018,30 +2045,50 @@ class X86Backend : public Backend {
     const bool listing = log_enabled(LogChannel::kOutputCode);
     if (listing) code.setLogger(&logger);
     x86::Compiler cc(&code);
-    if (!build(cc) || cc.finalize() != kErrorOk) return false;
+    std::vector<InlineMath::LibmSlot> slots;
+    if (!build(cc, slots) || cc.finalize() != kErrorOk) return false;
     if (runtime_.add(&kernel.entry, &code) != kErrorOk) return false;
     kernel.runtime = &runtime_;
     placed(code);
     if (listing) kernel.listing = logger.data();
-    // Calls by address (libm, for special lanes of transcendentals) are
-    // relocated to where this process has the function; code without
-    // relocations runs anywhere.
+    // Code with relocations (none is expected) runs only where it is.
     if (code.relocEntries().empty() && !code.hasAddressTable()) {
       const auto* start = reinterpret_cast<const std::uint8_t*>(kernel.entry);
       kernel.image.assign(start, start + code.codeSize());
+      for (const InlineMath::LibmSlot& slot : slots) {
+        put_u32(kernel.image, static_cast<std::uint32_t>(code.labelOffsetFromBase(slot.label)));
+        put_u32(kernel.image, static_cast<std::uint32_t>(static_cast<int>(slot.f) * 2 + slot.float64));
+      }
+      put_u32(kernel.image, static_cast<std::uint32_t>(slots.size()));
     }
     return true;
   }
 
+  // The code of `image`, placed, with this process's libm addresses in its
+  // slots; nullptr when the image is malformed or there is no memory.
   template <typename Code>
   std::unique_ptr<Code> place_image(const std::vector<std::uint8_t>& image) {
+    if (image.size() < 4) return nullptr;
+    const std::size_t count = get_u32(image.data() + image.size() - 4);
+    if (count > (image.size() - 4) / kSlotRecordBytes) return nullptr;
+    const std::size_t code_size = image.size() - 4 - count * kSlotRecordBytes;
+    std::vector<std::uint8_t> code(image.begin(), image.begin() + static_cast<std::ptrdiff_t>(code_size));
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint8_t* record = image.data() + code_size + k * kSlotRecordBytes;
+      const std::size_t offset = get_u32(record);
+      const std::uint32_t function = get_u32(record + 4);
+      if (offset + 8 > code_size || function / 2 >= static_cast<std::uint32_t>(kVectorFunctions)) return nullptr;
+      const auto address = reinterpret_cast<std::uintptr_t>(
+          libm_lanes(static_cast<VectorFunction>(function / 2), (function & 1) != 0));
+      std::memcpy(code.data() + offset, &address, sizeof address);
+    }
     void* executable = nullptr;
     void* writable = nullptr;
-    if (image.empty() || runtime_.allocator()->alloc(&executable, &writable, image.size()) != kErrorOk) {
+    if (code.empty() || runtime_.allocator()->alloc(&executable, &writable, code.size()) != kErrorOk) {
       return nullptr;
     }
-    std::memcpy(writable, image.data(), image.size());
-    VirtMem::flushInstructionCache(executable, image.size());
+    std::memcpy(writable, code.data(), code.size());
+    VirtMem::flushInstructionCache(executable, code.size());
     auto kernel = std::make_unique<X86Code<Code>>();
     kernel->entry = reinterpret_cast<typename Code::Entry>(executable);
     kernel->runtime = &runtime_;

@@ -21,7 +21,10 @@ B = rng.standard_normal((512, 64))
 pairs = np.sum(A[:, :, None] * B[:, None, :], axis=(-2, -1))
 rows = (A * 2.0 + B).sum(axis=1)
 waves = np.sin(A).sum()
-print(np.bincount(labels).tolist(), pairs[:3].tolist(), rows[:3].tolist(), f"{waves:.6f}")
+with np.errstate(over="ignore"):
+    big = np.exp(np.linspace(-800, 800, 4096))  # |x| > 708: libm's lanes
+print(np.bincount(labels).tolist(), pairs[:3].tolist(), rows[:3].tolist(), f"{waves:.6f}",
+      int(np.isinf(big).sum()), int((big == 0).sum()))
 """
 
 
@@ -52,7 +55,9 @@ def test_a_second_run_loads_what_the_first_compiled(program, tmp_path):
     first = run(program, cache, tmp_path)
     files = kernel_files(cache)
     assert first["jit.kernels_loaded"] == 0
-    assert first["jit.kernels_compiled"] > len(files) >= 3  # sin's kernel calls a function by address
+    # Every kernel, sin's too: its calls to libm go through slots the loading
+    # process fills in.
+    assert first["jit.kernels_compiled"] == len(files) >= 4
     assert stat.S_IMODE((cache / "kernels").stat().st_mode) == 0o700
     assert all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files)
     # No half-written file is left; .tidied marks when the directory was tidied.
@@ -60,7 +65,7 @@ def test_a_second_run_loads_what_the_first_compiled(program, tmp_path):
 
     second = run(program, cache, tmp_path)
     assert second["jit.kernels_loaded"] == len(files)
-    assert second["jit.kernels_compiled"] == first["jit.kernels_compiled"] - len(files)
+    assert second["jit.kernels_compiled"] == 0
     assert second["jit.disk_cache_rejected"] == 0
 
 
