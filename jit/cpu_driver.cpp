@@ -2367,6 +2367,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     loop.scattered.push_back(loop.out_strides[o].back() != itemsize(outputs[o].dtype));
   }
   if (inputs.size() + outputs.size() + loop.ordered > kMaxSlots) return -1;
+  // Inputs read and outputs written where they lie (none packed or scattered).
   const bool in_place = std::none_of(loop.packed.begin(), loop.packed.end(), [](bool b) { return b; }) &&
                         std::none_of(loop.scattered.begin(), loop.scattered.end(), [](bool b) { return b; });
   loop.whole_rows = r >= 2 && shape[r - 1] % kernel.lanes == 0 && in_place;

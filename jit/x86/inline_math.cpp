@@ -194,7 +194,8 @@ InlineMath::Vec InlineMath::with_sign_of(const Vec& r, const Vec& x) {
 // raise invalid. The bits of |x| order like |x|, with NaN above infinity.
 
 InlineMath::Vec InlineMath::greater(const Vec& a, std::int64_t b, int lane_bits) {
-  return fresh([&](const Vec& r) { vc_.int_greater(r, a, lane_bits == 64 ? constant64(b) : constant32(static_cast<std::int32_t>(b)), lane_bits); });
+  const Vec bound = lane_bits == 64 ? constant64(b) : constant32(static_cast<std::int32_t>(b));
+  return fresh([&](const Vec& r) { vc_.int_greater(r, a, bound, lane_bits); });
 }
 
 InlineMath::Vec InlineMath::abs_bits(const Vec& x, int lane_bits) {

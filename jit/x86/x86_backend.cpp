@@ -163,7 +163,8 @@ class KernelBuilder {
                 const std::vector<bool>& broadcast_inner, int bits, int vector_bits, KernelOptions options = {},
                 bool paired = false)
       : cc_(cc), vc_(cc, vector_bits), vc256_(cc, 256),
-        math_(cc, vc_, [this](const std::function<void()>& emit) { before_loop(emit); }), region_(region), group_(group), broadcast_(broadcast_inner),
+        math_(cc, vc_, [this](const std::function<void()>& emit) { before_loop(emit); }), region_(region),
+        group_(group), broadcast_(broadcast_inner),
         bits_(bits), lanes_(vector_bits / bits), leaf_sums_(options.leaf_sums),
         streaming_(options.streaming_stores), row_results_(options.row_results), paired_(paired) {}
 
