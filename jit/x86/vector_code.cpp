@@ -129,7 +129,10 @@ void VectorCode::blend(const Vec& r, const Vec& a, const Vec& b, const Vec& mask
     lane_bits == 64 ? cc_.vblendvpd(r, a, b, mask) : cc_.vblendvps(r, a, b, mask);
     return;
   }
-  const x86::KReg k = mask_of(mask, lane_bits);
+  blend_by_k(r, a, b, mask_of(mask, lane_bits), lane_bits);
+}
+
+void VectorCode::blend_by_k(const Vec& r, const Vec& a, const Vec& b, const x86::KReg& k, int lane_bits) const {
   if (r.id() == b.id() && r.id() != a.id()) {
     lane_bits == 64 ? cc_.k(k).vpblendmq(r, a, b) : cc_.k(k).vpblendmd(r, a, b);
     return;
@@ -139,6 +142,90 @@ void VectorCode::blend(const Vec& r, const Vec& a, const Vec& b, const Vec& mask
   // it before it is written.)
   if (r.id() != a.id()) copy(r, a);
   lane_bits == 64 ? cc_.k(k).vmovdqa64(r, b) : cc_.k(k).vmovdqa32(r, b);
+}
+
+VectorCode::Mask VectorCode::new_mask() const {
+  Mask m;
+  if (avx512()) {
+    m.k = cc_.newKw();
+  } else {
+    m.v = new_vec();
+  }
+  return m;
+}
+
+void VectorCode::compare(const Mask& r, const Vec& a, const Vec& b, int predicate, int lane_bits) const {
+  if (!avx512()) {
+    float_compare(r.v, a, b, predicate, lane_bits);
+    return;
+  }
+  lane_bits == 64 ? cc_.vcmppd(r.k, a, b, predicate) : cc_.vcmpps(r.k, a, b, predicate);
+}
+
+void VectorCode::equal(const Mask& r, const Vec& a, const Vec& b, int lane_bits) const {
+  if (!avx512()) {
+    int_equal(r.v, a, b, lane_bits);
+    return;
+  }
+  lane_bits == 64 ? cc_.vpcmpeqq(r.k, a, b) : cc_.vpcmpeqd(r.k, a, b);
+}
+
+void VectorCode::greater(const Mask& r, const Vec& a, const Vec& b, int lane_bits) const {
+  if (!avx512()) {
+    int_greater(r.v, a, b, lane_bits);
+    return;
+  }
+  lane_bits == 64 ? cc_.vpcmpgtq(r.k, a, b) : cc_.vpcmpgtd(r.k, a, b);
+}
+
+void VectorCode::mask_from(const Mask& r, const Vec& lanes, int lane_bits) const {
+  if (!avx512()) {
+    copy(r.v, lanes);
+    return;
+  }
+  lane_bits == 64 ? cc_.vpmovq2m(r.k, lanes) : cc_.vpmovd2m(r.k, lanes);
+}
+
+void VectorCode::mask_or(const Mask& r, const Mask& a, const Mask& b) const {
+  if (avx512()) {
+    cc_.korw(r.k, a.k, b.k);
+    return;
+  }
+  bit_or(r.v, a.v, b.v);
+}
+
+void VectorCode::mask_and(const Mask& r, const Mask& a, const Mask& b) const {
+  if (avx512()) {
+    cc_.kandw(r.k, a.k, b.k);
+    return;
+  }
+  bit_and(r.v, a.v, b.v);
+}
+
+void VectorCode::mask_and_not(const Mask& r, const Mask& a, const Mask& b) const {
+  if (avx512()) {
+    cc_.kandnw(r.k, a.k, b.k);
+    return;
+  }
+  and_not(r.v, a.v, b.v);
+}
+
+void VectorCode::mask_not(const Mask& r, const Mask& a) const {
+  if (avx512()) {
+    cc_.knotw(r.k, a.k);
+    return;
+  }
+  const Vec ones = new_vec();
+  set_ones(ones);
+  bit_xor(r.v, a.v, ones);
+}
+
+void VectorCode::blend(const Vec& r, const Vec& a, const Vec& b, const Mask& mask, int lane_bits) const {
+  if (!avx512()) {
+    lane_bits == 64 ? cc_.vblendvpd(r, a, b, mask.v) : cc_.vblendvps(r, a, b, mask.v);
+    return;
+  }
+  blend_by_k(r, a, b, mask.k, lane_bits);
 }
 
 void VectorCode::test_any(const Vec& mask, int lane_bits) const {

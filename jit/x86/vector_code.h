@@ -62,6 +62,25 @@ class VectorCode {
   // rule: the mask may be any value, e.g. a float whose sign selects).
   void blend(const Vec& r, const Vec& a, const Vec& b, const Vec& mask, int lane_bits) const;
 
+  // A lane mask kept as the width keeps compare results: a k register at
+  // 512 bits, a vector of all-ones or all-zero lanes at 256. Chains of
+  // compares, logic and blends on it need no conversions at either width.
+  struct Mask {
+    asmjit::x86::KReg k;
+    Vec v;
+  };
+  Mask new_mask() const;
+  void compare(const Mask& r, const Vec& a, const Vec& b, int predicate, int lane_bits) const;  // floats
+  void equal(const Mask& r, const Vec& a, const Vec& b, int lane_bits) const;                   // integers
+  void greater(const Mask& r, const Vec& a, const Vec& b, int lane_bits) const;  // signed a > b
+  void mask_from(const Mask& r, const Vec& lanes, int lane_bits) const;         // lanes' top bits
+  void mask_or(const Mask& r, const Mask& a, const Mask& b) const;
+  void mask_and(const Mask& r, const Mask& a, const Mask& b) const;
+  void mask_and_not(const Mask& r, const Mask& a, const Mask& b) const;  // ~a & b
+  void mask_not(const Mask& r, const Mask& a) const;
+  // r = b in the lanes of `mask`, else a.
+  void blend(const Vec& r, const Vec& a, const Vec& b, const Mask& mask, int lane_bits) const;
+
   // Sets the zero flag when no lane of `mask` is set (all its bits zero).
   void test_any(const Vec& mask, int lane_bits) const;
 
@@ -82,6 +101,7 @@ class VectorCode {
 
  private:
   asmjit::x86::KReg mask_of(const Vec& v, int lane_bits) const;  // lanes' top bits
+  void blend_by_k(const Vec& r, const Vec& a, const Vec& b, const asmjit::x86::KReg& k, int lane_bits) const;
   void widen_mask(const Vec& r, const asmjit::x86::KReg& k, int lane_bits) const;
 
   asmjit::x86::Compiler& cc_;

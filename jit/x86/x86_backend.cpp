@@ -1001,6 +1001,16 @@ class KernelBuilder {
     return lane_mask_high_;
   }
 
+  // The lane mask as a Mask, made once before the loop.
+  const VectorCode::Mask& lane_mask_bits() {
+    if (!have_lane_mask_bits_) {
+      lane_mask_bits_ = vc_.new_mask();
+      before_loop([&] { vc_.mask_from(lane_mask_bits_, lane_mask_, bits_); });
+      have_lane_mask_bits_ = true;
+    }
+    return lane_mask_bits_;
+  }
+
   // Piece `piece` of `v` as vectors of `code`'s width (narrower than or as
   // wide as the kernel's): its low half, or its high half.
   x86::Vec piece_of(const VectorCode& code, const x86::Vec& v, int piece) {
@@ -1076,17 +1086,17 @@ class KernelBuilder {
 
   // Lanes where value x beats value y for argmin (`is_min`) or argmax of
   // `as` lanes: strictly, or a NaN over a number (NumPy's first NaN).
-  void strictly_better(const x86::Vec& better, const x86::Vec& x, const x86::Vec& y, DType as, bool is_min) {
+  void strictly_better(const VectorCode::Mask& better, const x86::Vec& x, const x86::Vec& y, DType as, bool is_min) {
     const bool w = wide();
     if (is_float(as)) {
-      x86::Vec nan = vc_.new_vec();
-      x86::Vec y_nan = vc_.new_vec();
+      const VectorCode::Mask nan = vc_.new_mask();
+      const VectorCode::Mask y_nan = vc_.new_mask();
       const int gt = 0x1e;  // GT_OQ
-      is_min ? vc_.float_compare(better, y, x, gt, bits_) : vc_.float_compare(better, x, y, gt, bits_);
-      vc_.float_compare(nan, x, x, 3, bits_);
-      vc_.float_compare(y_nan, y, y, 3, bits_);
-      vc_.and_not(nan, y_nan, nan);
-      vc_.bit_or(better, better, nan);
+      is_min ? vc_.compare(better, y, x, gt, bits_) : vc_.compare(better, x, y, gt, bits_);
+      vc_.compare(nan, x, x, 3, bits_);
+      vc_.compare(y_nan, y, y, 3, bits_);
+      vc_.mask_and_not(nan, y_nan, nan);
+      vc_.mask_or(better, better, nan);
       return;
     }
     x86::Vec a = x, b = y;
@@ -1100,10 +1110,11 @@ class KernelBuilder {
     if (!w && is_unsigned(as)) {  // unsigned 32-bit: greater where max(a, b) != b
       x86::Vec m = vc_.new_vec();
       is_min ? cc_.vpminud(m, a, b) : cc_.vpmaxud(m, a, b);
-      vc_.int_equal(better, m, b, 32);
-      vc_.bit_xor(better, better, ones());
+      const VectorCode::Mask same = vc_.new_mask();
+      vc_.equal(same, m, b, 32);
+      vc_.mask_not(better, same);
     } else {
-      is_min ? vc_.int_greater(better, b, a, bits_) : vc_.int_greater(better, a, b, bits_);
+      is_min ? vc_.greater(better, b, a, bits_) : vc_.greater(better, a, b, bits_);
     }
   }
 
@@ -1148,30 +1159,30 @@ class KernelBuilder {
       x86::Vec& i0 = accumulators_[first + 1];
       const x86::Vec& v1 = second_set_[slot];
       const x86::Vec& i1 = second_set_[slot + 1];
-      x86::Vec take = vc_.new_vec();
+      const VectorCode::Mask take = vc_.new_mask();
       strictly_better(take, v1, v0, as, node.op == Op::argmin);
-      x86::Vec same = vc_.new_vec();
+      const VectorCode::Mask same = vc_.new_mask();
       if (is_float(as)) {
-        x86::Vec both_nan = vc_.new_vec();
-        x86::Vec nan0 = vc_.new_vec();
-        vc_.float_compare(same, v1, v0, 0, bits_);  // EQ_OQ
-        vc_.float_compare(both_nan, v1, v1, 3, bits_);
-        vc_.float_compare(nan0, v0, v0, 3, bits_);
-        vc_.bit_and(both_nan, both_nan, nan0);
-        vc_.bit_or(same, same, both_nan);
+        const VectorCode::Mask both_nan = vc_.new_mask();
+        const VectorCode::Mask nan0 = vc_.new_mask();
+        vc_.compare(same, v1, v0, 0, bits_);  // EQ_OQ
+        vc_.compare(both_nan, v1, v1, 3, bits_);
+        vc_.compare(nan0, v0, v0, 3, bits_);
+        vc_.mask_and(both_nan, both_nan, nan0);
+        vc_.mask_or(same, same, both_nan);
       } else {
-        vc_.int_equal(same, v1, v0, bits_);
+        vc_.equal(same, v1, v0, bits_);
       }
-      x86::Vec earlier = vc_.new_vec();
-      vc_.int_greater(earlier, i0, i1, bits_);
-      vc_.bit_and(same, same, earlier);
-      vc_.bit_or(take, take, same);
-      x86::Vec none0 = vc_.new_vec();
-      vc_.int_greater(none0, zero(), i0, bits_);
-      vc_.bit_or(take, take, none0);
-      x86::Vec none1 = vc_.new_vec();
-      vc_.int_greater(none1, zero(), i1, bits_);
-      vc_.and_not(take, none1, take);
+      const VectorCode::Mask earlier = vc_.new_mask();
+      vc_.greater(earlier, i0, i1, bits_);
+      vc_.mask_and(same, same, earlier);
+      vc_.mask_or(take, take, same);
+      const VectorCode::Mask none0 = vc_.new_mask();
+      vc_.greater(none0, zero(), i0, bits_);
+      vc_.mask_or(take, take, none0);
+      const VectorCode::Mask none1 = vc_.new_mask();
+      vc_.greater(none1, zero(), i1, bits_);
+      vc_.mask_and_not(take, none1, take);
       vc_.blend(v0, v0, v1, take, bits_);
       vc_.blend(i0, i0, i1, take, bits_);
       first += kAccumulatorVectors;
@@ -1250,12 +1261,12 @@ class KernelBuilder {
         const bool is_min = node.op == Op::argmin;
         // Better: strictly (the first of equal values stays), a NaN over a
         // number (NumPy's first NaN), or anything in a lane that has none yet.
-        x86::Vec better = vc_.new_vec();
+        const VectorCode::Mask better = vc_.new_mask();
         strictly_better(better, v.reg, best, as, is_min);
-        x86::Vec none_yet = vc_.new_vec();
-        vc_.int_greater(none_yet, zero(), best_index, bits_);
-        vc_.bit_or(better, better, none_yet);
-        vc_.bit_and(better, better, lane_mask_);
+        const VectorCode::Mask none_yet = vc_.new_mask();
+        vc_.greater(none_yet, zero(), best_index, bits_);
+        vc_.mask_or(better, better, none_yet);
+        vc_.mask_and(better, better, lane_mask_bits());
         vc_.blend(best, best, v.reg, better, bits_);
         vc_.blend(best_index, best_index, next_index, better, bits_);
         const x86::Vec step = broadcast_int(lanes_ * index_steps_);
@@ -1400,6 +1411,8 @@ class KernelBuilder {
   std::vector<x86::Vec> accumulators_;
   x86::Vec zero_, ones_, lane_mask_;  // made before the loop on first use (not the mask)
   x86::Vec lane_mask_high_;             // lane_mask_high()
+  VectorCode::Mask lane_mask_bits_;      // lane_mask_bits()
+  bool have_lane_mask_bits_ = false;
   x86::Vec index_;  // element indices of the current vector (uses_index groups)
   bool have_zero_ = false, have_ones_ = false;
   std::map<int, Value> fixed_;   // inputs loaded before the loop
