@@ -4,8 +4,9 @@
 // registers this class makes; where AVX2 and AVX-512 differ (compares give
 // k-masks on AVX-512, blends take them; VEX-only integer logic, moves,
 // rounding and half extraction have EVEX names), it emits the width's form.
-// Lane masks stay vectors (all-ones or all-zero lanes) at both widths: an
-// AVX-512 compare's k-mask is widened into one, a blend narrows it back.
+// Lane masks are vectors (all-ones or all-zero lanes) at both widths: an
+// AVX-512 compare's k-mask is widened into one, a blend narrows it back;
+// Mask, for chains of compares and blends, keeps AVX-512's in k registers.
 #pragma once
 
 #include <asmjit/x86.h>
