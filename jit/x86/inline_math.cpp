@@ -42,24 +42,6 @@ struct InlineMath::Log1pParts {
 
 // --- operations ---------------------------------------------------------------
 
-InlineMath::Vec InlineMath::constant64(std::int64_t bits) {
-  const auto found = constants64_.find(bits);
-  if (found != constants64_.end()) return found->second;
-  Vec v = vc_.new_vec();
-  hoist_([&] { cc_.vpbroadcastq(v, cc_.newInt64Const(ConstPoolScope::kLocal, bits)); });
-  constants64_[bits] = v;
-  return v;
-}
-
-InlineMath::Vec InlineMath::constant32(std::int32_t bits) {
-  const auto found = constants32_.find(bits);
-  if (found != constants32_.end()) return found->second;
-  Vec v = vc_.new_vec();
-  hoist_([&] { cc_.vpbroadcastd(v, cc_.newInt32Const(ConstPoolScope::kLocal, bits)); });
-  constants32_[bits] = v;
-  return v;
-}
-
 InlineMath::Vec InlineMath::constant(double v) { return constant64(bits_of(v)); }
 
 template <typename Emit>
@@ -232,7 +214,7 @@ InlineMath::Vec InlineMath::lookup(const Vec& t, const double* table) {
     if (new_base) {
       base->second = cc_.newIntPtr("table");
       const x86::Gp reg = base->second;
-      hoist_([&] { cc_.lea(reg, x86::ptr(label)); });
+      constants_.hoist([&] { cc_.lea(reg, x86::ptr(label)); });
     }
     Vec all = vc_.new_vec();
     vc_.set_ones(all);

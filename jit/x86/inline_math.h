@@ -13,12 +13,11 @@
 #include <asmjit/x86.h>
 
 #include <cstdint>
-#include <functional>
 #include <map>
-#include <utility>
 #include <vector>
 
 #include "jit/x86/vector_code.h"
+#include "jit/x86/vector_constants.h"
 #include "jit/x86/vector_math.h"
 
 namespace npy::jit {
@@ -26,11 +25,9 @@ namespace npy::jit {
 class InlineMath {
  public:
   using Vec = asmjit::x86::Vec;
-  // Emits its argument before the kernel's loop (loop-invariant code).
-  using Hoist = std::function<void(const std::function<void()>&)>;
 
-  InlineMath(asmjit::x86::Compiler& cc, const VectorCode& vc, Hoist hoist)
-      : cc_(cc), vc_(vc), hoist_(std::move(hoist)) {}
+  InlineMath(asmjit::x86::Compiler& cc, const VectorCode& vc, VectorConstants& constants)
+      : cc_(cc), vc_(vc), constants_(constants) {}
 
   // r = f(x) on lanes of `lane_bits`: 64 (doubles) or 32 (floats).
   void emit(VectorFunction f, const Vec& r, const Vec& x, int lane_bits);
@@ -55,8 +52,8 @@ class InlineMath {
  private:
   static const Function kFunctions[];  // in VectorFunction's order
 
-  Vec constant64(std::int64_t bits);
-  Vec constant32(std::int32_t bits);
+  Vec constant64(std::int64_t bits) { return constants_.lanes64(bits); }
+  Vec constant32(std::int32_t bits) { return constants_.lanes32(bits); }
   Vec constant(double v);
   // The constant in lanes of `lane_bits`: a double's bits, or a float's.
   Vec constant_in(double v, int lane_bits);
@@ -143,9 +140,7 @@ class InlineMath {
 
   asmjit::x86::Compiler& cc_;
   const VectorCode& vc_;
-  Hoist hoist_;
-  std::map<std::int64_t, Vec> constants64_;
-  std::map<std::int32_t, Vec> constants32_;
+  VectorConstants& constants_;
   // The tables read (64 doubles each), and their labels; AVX2 gathers from
   // an address register.
   std::map<const double*, asmjit::Label> tables_;

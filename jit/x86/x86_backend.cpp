@@ -22,6 +22,8 @@
 #include "jit/host.h"
 #include "jit/trace_log.h"
 #include "jit/x86/inline_math.h"
+#include "jit/x86/math_constants.h"
+#include "jit/x86/vector_constants.h"
 #include "jit/x86/vector_code.h"
 #include "jit/x86/vector_math.h"
 
@@ -163,7 +165,8 @@ class KernelBuilder {
                 const std::vector<bool>& broadcast_inner, int bits, int vector_bits, KernelOptions options = {},
                 bool paired = false)
       : cc_(cc), vc_(cc, vector_bits), vc256_(cc, 256),
-        math_(cc, vc_, [this](const std::function<void()>& emit) { before_loop(emit); }), region_(region),
+        constants_(cc, vc_, [this](const std::function<void()>& emit) { before_loop(emit); }),
+        math_(cc, vc_, constants_), region_(region),
         group_(group), broadcast_(broadcast_inner),
         bits_(bits), lanes_(vector_bits / bits), leaf_sums_(options.leaf_sums),
         streaming_(options.streaming_stores), row_results_(options.row_results), paired_(paired) {}
@@ -476,38 +479,12 @@ class KernelBuilder {
   }
 
   x86::Vec broadcast_constant(double value, DType as) {
-    const auto key = std::make_pair(value, static_cast<int>(as));
-    const auto found = float_constants_.find(key);
-    if (found != float_constants_.end()) return found->second;
-    x86::Vec v = vc_.new_vec();
-    before_loop([&] {
-      if (as == DType::kFloat32) {
-        x86::Mem c = cc_.newFloatConst(ConstPoolScope::kLocal, static_cast<float>(value));
-        cc_.vbroadcastss(v, c);
-      } else {
-        x86::Mem c = cc_.newDoubleConst(ConstPoolScope::kLocal, value);
-        cc_.vbroadcastsd(v, c);
-      }
-    });
-    float_constants_[key] = v;
-    return v;
+    return as == DType::kFloat32 ? constants_.lanes32(math::bits_of(static_cast<float>(value)))
+                                 : constants_.lanes64(math::bits_of(value));
   }
 
   x86::Vec broadcast_int(std::int64_t value) {
-    const auto found = int_constants_.find(value);
-    if (found != int_constants_.end()) return found->second;
-    x86::Vec v = vc_.new_vec();
-    before_loop([&] {
-      if (wide()) {
-        x86::Mem c = cc_.newInt64Const(ConstPoolScope::kLocal, value);
-        cc_.vpbroadcastq(v, c);
-      } else {
-        x86::Mem c = cc_.newInt32Const(ConstPoolScope::kLocal, static_cast<std::int32_t>(value));
-        cc_.vpbroadcastd(v, c);
-      }
-    });
-    int_constants_[value] = v;
-    return v;
+    return wide() ? constants_.lanes64(value) : constants_.lanes32(static_cast<std::int32_t>(value));
   }
 
   const x86::Vec& zero() {
@@ -1382,6 +1359,7 @@ class KernelBuilder {
   x86::Compiler& cc_;
   const VectorCode vc_;     // the kernel's width
   const VectorCode vc256_;  // 256 bits, for code on halves of 512-bit vectors
+  VectorConstants constants_;
   InlineMath math_;
   const Region& region_;
   const Group& group_;
@@ -1421,8 +1399,6 @@ class KernelBuilder {
   std::vector<int> scalar_ints_;
   std::vector<int> ordered_;  // reductions that sum in NumPy's order
   BaseNode* before_loop_ = nullptr;
-  std::map<std::pair<double, int>, x86::Vec> float_constants_;
-  std::map<std::int64_t, x86::Vec> int_constants_;
 };
 
 // A StagedReduction's kernel (backend.h, StagedKernel). A step takes
