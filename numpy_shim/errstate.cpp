@@ -93,77 +93,99 @@ const Seen* current() {
   return &g_seen;
 }
 
-}  // namespace
+// The warnings module's parts that decide warnings_let_regions_defer, held
+// so that identity says when they change (catch_warnings and simplefilter
+// put in another filters list or change its length or first entry;
+// catch_warnings(record=True) replaces showwarning and its implementation).
+struct WarningsSeen {
+  PyObject* filters = nullptr;
+  Py_ssize_t size = -1;
+  PyObject* first = nullptr;
+  PyObject* shown = nullptr;
+  PyObject* impl = nullptr;
+  bool defer = true;
+};
 
-bool errstate_is_traceable() {
-  const Seen* seen = current();
-  return seen && seen->traceable && !runtime_warnings_raise() && warnings_shown_by_default();
+PyObject* interned(const char* text) { return PyUnicode_InternFromString(text); }
+
+// Whether a filter turns RuntimeWarnings into exceptions.
+bool filters_raise(PyObject* filters) {
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(filters); ++i) {
+    PyObject* entry = PyList_GET_ITEM(filters, i);
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) < 3) continue;
+    PyObject* action = PyTuple_GET_ITEM(entry, 0);
+    PyObject* category = PyTuple_GET_ITEM(entry, 2);
+    if (!PyUnicode_Check(action) || PyUnicode_CompareWithASCIIString(action, "error") != 0) continue;
+    const int covers = PyType_Check(category) ? PyObject_IsSubclass(PyExc_RuntimeWarning, category) : 1;
+    if (covers < 0) PyErr_Clear();
+    if (covers != 0) return true;
+  }
+  return false;
 }
 
-bool warnings_shown_by_default() {
-  static PyObject* name = PyUnicode_InternFromString("warnings");
-  PyObject* warnings = name ? PyImport_GetModule(name) : nullptr;
-  if (!warnings) {
-    PyErr_Clear();
-    return true;  // not imported: nothing replaced it
-  }
-  PyObject* shown = PyObject_GetAttrString(warnings, "showwarning");
-  PyObject* original = PyObject_GetAttrString(warnings, "_showwarning_orig");
-  PyObject* impl = PyObject_GetAttrString(warnings, "_showwarnmsg_impl");
-  Py_DECREF(warnings);
+// Whether showwarning and its implementation are the module's own.
+bool shown_by_default(PyObject* warnings, PyObject* shown, PyObject* impl) {
+  static PyObject* original_name = interned("_showwarning_orig");
+  PyObject* original = original_name ? PyObject_GetAttr(warnings, original_name) : nullptr;
   bool by_default = shown && shown == original && impl && PyFunction_Check(impl);
   if (by_default) {
     PyObject* impl_name = reinterpret_cast<PyFunctionObject*>(impl)->func_name;
     by_default = PyUnicode_Check(impl_name) && PyUnicode_CompareWithASCIIString(impl_name, "_showwarnmsg_impl") == 0;
   }
-  Py_XDECREF(shown);
   Py_XDECREF(original);
-  Py_XDECREF(impl);
-  PyErr_Clear();
   return by_default;
 }
 
-bool runtime_warnings_raise() {
-  // Looked at again only when warnings.filters changed (another list, or
-  // another length or first entry: what simplefilter and catch_warnings do).
-  static PyObject* seen_list = nullptr;
-  static Py_ssize_t seen_size = -1;
-  static PyObject* seen_first = nullptr;
-  static bool raises = false;
-  static PyObject* name = PyUnicode_InternFromString("warnings");
-  PyObject* warnings = name ? PyImport_GetModule(name) : nullptr;
+// See errstate_is_traceable: one lookup of the module and three of its
+// attributes per call; the filters are read again only when they changed.
+bool warnings_let_regions_defer() {
+  static PyObject* module_name = interned("warnings");
+  static PyObject* filters_name = interned("filters");
+  static PyObject* shown_name = interned("showwarning");
+  static PyObject* impl_name = interned("_showwarnmsg_impl");
+  static WarningsSeen seen;
+  PyObject* warnings = module_name ? PyImport_GetModule(module_name) : nullptr;
   if (!warnings) {
     PyErr_Clear();
-    return false;
+    return true;  // not imported: nothing changed it
   }
-  PyObject* filters = PyObject_GetAttrString(warnings, "filters");
-  Py_DECREF(warnings);
-  if (!filters || !PyList_Check(filters)) {
-    PyErr_Clear();
-    Py_XDECREF(filters);
-    return true;  // cannot tell: eager
-  }
-  const Py_ssize_t size = PyList_GET_SIZE(filters);
-  PyObject* first = size ? PyList_GET_ITEM(filters, 0) : nullptr;
-  if (filters != seen_list || size != seen_size || first != seen_first) {
-    raises = false;
-    for (Py_ssize_t i = 0; i < size && !raises; ++i) {
-      PyObject* entry = PyList_GET_ITEM(filters, i);
-      if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) < 3) continue;
-      PyObject* action = PyTuple_GET_ITEM(entry, 0);
-      PyObject* category = PyTuple_GET_ITEM(entry, 2);
-      if (!PyUnicode_Check(action) || PyUnicode_CompareWithASCIIString(action, "error") != 0) continue;
-      const int covers = PyType_Check(category) ? PyObject_IsSubclass(PyExc_RuntimeWarning, category) : 1;
-      if (covers < 0) PyErr_Clear();
-      raises = covers != 0;
+  PyObject* filters = filters_name ? PyObject_GetAttr(warnings, filters_name) : nullptr;
+  PyObject* shown = shown_name ? PyObject_GetAttr(warnings, shown_name) : nullptr;
+  PyObject* impl = impl_name ? PyObject_GetAttr(warnings, impl_name) : nullptr;
+  PyErr_Clear();
+  bool defer = false;  // cannot tell: eager
+  if (filters && PyList_Check(filters)) {
+    const Py_ssize_t size = PyList_GET_SIZE(filters);
+    PyObject* first = size ? PyList_GET_ITEM(filters, 0) : nullptr;
+    if (filters != seen.filters || size != seen.size || first != seen.first || shown != seen.shown ||
+        impl != seen.impl) {
+      seen.defer = !filters_raise(filters) && shown_by_default(warnings, shown, impl);
+      Py_XINCREF(filters);
+      Py_XSETREF(seen.filters, filters);
+      Py_XINCREF(first);
+      Py_XSETREF(seen.first, first);
+      Py_XINCREF(shown);
+      Py_XSETREF(seen.shown, shown);
+      Py_XINCREF(impl);
+      Py_XSETREF(seen.impl, impl);
+      seen.size = size;
     }
-    seen_list = filters;  // compared by identity only
-    seen_size = size;
-    seen_first = first;
+    defer = seen.defer;
   }
-  Py_DECREF(filters);
-  return raises;
+  Py_XDECREF(filters);
+  Py_XDECREF(shown);
+  Py_XDECREF(impl);
+  Py_DECREF(warnings);
+  return defer;
 }
+
+}  // namespace
+
+bool errstate_is_traceable() {
+  const Seen* seen = current();
+  return seen && seen->traceable && warnings_let_regions_defer();
+}
+
 
 bool errstate_warns(FpCategory category) {
   const Seen* seen = current();

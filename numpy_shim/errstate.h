@@ -11,19 +11,14 @@ enum class FpCategory { kDivide, kOverflow, kUnderflow, kInvalid };
 
 // Whether the state in force lets a region defer its checks: every category
 // 'ignore' or 'warn' (the others raise or call at the operation itself),
-// and NumPy's default buffer size, whose order some sums follow.
+// NumPy's default buffer size, whose order some sums follow, and warnings
+// that reach the program as eager NumPy's would though a region reports
+// them when it runs: no filter turns RuntimeWarnings into exceptions (eager
+// NumPy raises them at the operation's own line), and the warnings module's
+// own display (under catch_warnings(record=True), logging.captureWarnings
+// and the like the program sees each warning as it comes, before whatever
+// it did meanwhile, such as reading the record).
 bool errstate_is_traceable();
-
-// Whether a warnings filter turns NumPy's RuntimeWarnings into exceptions,
-// which eager NumPy raises at the operation's own line.
-bool runtime_warnings_raise();
-
-// Whether warnings go to the warnings module's own display (showwarning and
-// its implementation unreplaced). Under catch_warnings(record=True),
-// logging.captureWarnings and the like, the program sees each warning as it
-// comes: one a region reports when it runs would come after what the
-// program did meanwhile (reading the record, say), so NumPy runs eagerly.
-bool warnings_shown_by_default();
 
 // Whether the state in force warns for the category.
 bool errstate_warns(FpCategory category);
