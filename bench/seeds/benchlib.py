@@ -11,10 +11,16 @@ import sys
 import time
 
 
-def measure(name, fn, make_args, essential_bytes, calls=3):
+def measure(name, fn, make_args, essential_bytes, calls=5):
     """Calls fn(*make_args()) `calls` times (fresh arguments each time, made
     outside the timing) and returns the first call's result. essential_bytes
-    is a number, or a function of that result when the work depends on it."""
+    is a number, or a function of that result when the work depends on it.
+
+    Five calls by default: the first call's result is kept, and each call's
+    until the next one returns (as `x = fn(...)` in a loop keeps it), so the
+    second and third calls' results need memory nothing has used before;
+    from the fourth on, results reuse what earlier ones freed, as they do in
+    a program's loop."""
     times = []
     first_result = None
     for i in range(calls):
