@@ -1100,15 +1100,17 @@ bool is_long_row(std::int64_t row, int lanes) { return row > lanes && (row >= kS
 // `row` elements, longer than a vector, as run_long_row_results runs them:
 // every reduction's result is the same whichever lanes and in whichever
 // order its operands meet (integer sums, min and max; any, all; argmin and
-// argmax, whose ties go to the first index), 8- and 16-bit sums in 32-bit
-// lanes cannot overflow them, and each input is read in place: contiguous
-// along the row, or one value for all of it.
+// argmax, whose ties go to the first index) or, for float min and max (which
+// zero of two, which NaN), the rows' last elements meet the others as the
+// kernel's would (merge_extreme_lanes); 8- and 16-bit sums in 32-bit lanes
+// cannot overflow them, and each input is read in place: contiguous along
+// the row, or one value for all of it.
 bool splits_long_rows(std::int64_t row, const std::vector<LoopInput>& inputs,
                       const std::vector<LoopReduction>& reductions) {
   if (row > kMaxRowsWork) return false;
   for (const LoopReduction& red : reductions) {
-    const bool exact = (red.op == Op::sum && !is_float(red.compute)) || int_extreme(red) || red.op == Op::any ||
-                       red.op == Op::all || arg_reduction(red);
+    const bool exact = (red.op == Op::sum && !is_float(red.compute)) || red.op == Op::min || red.op == Op::max ||
+                       red.op == Op::any || red.op == Op::all || arg_reduction(red);
     if (!exact) return false;
   }
   for (const LoopInput& in : inputs) {
@@ -1137,6 +1139,31 @@ void add_int_lanes(Vector& into, const Vector& from, int lane_bytes) {
     std::memcpy(&b, from.bytes + 4 * k, 4);
     a += b;
     std::memcpy(into.bytes + 4 * k, &a, 4);
+  }
+}
+
+// The kernels' float min (max) of an accumulator lane `a` and a value `b`:
+// vminpd's (vmaxpd's) choice, b on ties and where b is NaN, except that a NaN
+// `a` stays. NaNs are not compared: that would raise the invalid flag.
+template <typename T>
+T kernel_min_max(T a, T b, bool is_min) {
+  if (std::isnan(a)) return a;
+  if (std::isnan(b)) return b;
+  return (is_min ? a < b : a > b) ? a : b;
+}
+
+// Float min or max of the lanes of `into` and `from`, lane by lane, into
+// `into`, as the kernel takes a vector into its accumulator: the rows' last
+// elements then meet the other lanes as they do where the kernel reads a
+// row to its end (which NaN, which zero).
+template <typename T>
+void merge_extreme_lanes(Vector& into, const Vector& from, int lanes, bool is_min) {
+  for (int k = 0; k < lanes; ++k) {
+    T a, b;
+    std::memcpy(&a, into.bytes + sizeof(T) * k, sizeof(T));
+    std::memcpy(&b, from.bytes + sizeof(T) * k, sizeof(T));
+    a = kernel_min_max(a, b, is_min);
+    std::memcpy(into.bytes + sizeof(T) * k, &a, sizeof(T));
   }
 }
 
@@ -1212,6 +1239,11 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
           Partial p;
           if (rest && red.op == Op::sum) {  // the rest's lanes add to the whole vectors' (none overflows)
             add_int_lanes(acc[at], rest_acc[at], kernel.lane_bytes);
+            p = lanes_of(&acc[at], red, kernel);
+          } else if (rest && (red.op == Op::min || red.op == Op::max) && is_float(red.compute)) {
+            const int lanes = lanes_for(kernel, red);
+            kernel.lane_bytes == 8 ? merge_extreme_lanes<double>(acc[at], rest_acc[at], lanes, red.op == Op::min)
+                                   : merge_extreme_lanes<float>(acc[at], rest_acc[at], lanes, red.op == Op::min);
             p = lanes_of(&acc[at], red, kernel);
           } else {
             p = lanes_of(&acc[at], red, kernel);

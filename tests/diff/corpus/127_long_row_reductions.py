@@ -1,4 +1,4 @@
-# Integer sums, min and max, any and all, argmin and argmax along rows
+# Integer sums, float and integer min and max, any and all, argmin and argmax along rows
 # longer than a vector (population.sum(axis=1), (x > t).sum(axis=1),
 # np.any(x < 0, axis=1), logits.argmax(axis=1)),
 # which npython runs many rows to a kernel call, each row's whole vectors in
@@ -68,6 +68,18 @@ def main():
             show(f"{name} {row} argmin", np.argmin(y, axis=1))
             show(f"{name} {row} argmax of computed", (y * y).argmax(axis=1))
             show(f"{name} {row} argmin of rounded", np.round(y).argmin(axis=1))
+            # min and max: but for row 5, whose zeros of both signs are
+            # extreme (which sign comes out is documented to differ).
+            z = np.delete(y, 5, axis=0)
+            z[9, ::3] = np.copysign(np.nan, -1)  # NaNs of both signs in one row
+            z[9, 1::3] = np.nan
+            bits = np.uint64 if dtype == np.float64 else np.uint32
+            quiet_nan = bits(0x7FF8000000000000) if dtype == np.float64 else bits(0x7FC00000)
+            z[10] = (np.arange(1, 1 + row).astype(bits) | quiet_nan).view(dtype)  # NaNs of many payloads (NumPy gives its own)
+            show(f"{name} {row} max", z.max(axis=1))
+            show(f"{name} {row} min", np.min(z, axis=1))
+            show(f"{name} {row} max keepdims of computed", (z * 2).max(axis=1, keepdims=True))
+            show(f"{name} {row} min of reversed rows", z[:, ::-1].min(axis=1))
     population = rng.integers(1, 25, size=(3000, 1000), dtype=np.int8)
     show("population", np.sum(population, axis=1))
     mask = rng.random((800, 250)) < 0.3
