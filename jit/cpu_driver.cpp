@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -1102,7 +1103,7 @@ bool is_long_row(std::int64_t row, int lanes) { return row > lanes && (row >= kS
 // order its operands meet (integer sums, min and max; any, all; argmin and
 // argmax, whose ties go to the first index) or, for float min and max (which
 // zero of two, which NaN), the rows' last elements meet the others as the
-// kernel's would (merge_extreme_lanes); 8- and 16-bit sums in 32-bit lanes
+// kernel's would (merge_rest_lanes); 8- and 16-bit sums in 32-bit lanes
 // cannot overflow them, and each input is read in place: contiguous along
 // the row, or one value for all of it.
 bool splits_long_rows(std::int64_t row, const std::vector<LoopInput>& inputs,
@@ -1121,27 +1122,6 @@ bool splits_long_rows(std::int64_t row, const std::vector<LoopInput>& inputs,
   return true;
 }
 
-// Adds integer lanes of `from` to those of `into`, wrapping.
-void add_int_lanes(Vector& into, const Vector& from, int lane_bytes) {
-  if (lane_bytes == 8) {
-    for (std::size_t k = 0; k < sizeof(Vector) / 8; ++k) {
-      std::uint64_t a, b;
-      std::memcpy(&a, into.bytes + 8 * k, 8);
-      std::memcpy(&b, from.bytes + 8 * k, 8);
-      a += b;
-      std::memcpy(into.bytes + 8 * k, &a, 8);
-    }
-    return;
-  }
-  for (std::size_t k = 0; k < sizeof(Vector) / 4; ++k) {
-    std::uint32_t a, b;
-    std::memcpy(&a, into.bytes + 4 * k, 4);
-    std::memcpy(&b, from.bytes + 4 * k, 4);
-    a += b;
-    std::memcpy(into.bytes + 4 * k, &a, 4);
-  }
-}
-
 // The kernels' float min (max) of an accumulator lane `a` and a value `b`:
 // vminpd's (vmaxpd's) choice, b on ties and where b is NaN, except that a NaN
 // `a` stays. NaNs are not compared: that would raise the invalid flag.
@@ -1152,19 +1132,43 @@ T kernel_min_max(T a, T b, bool is_min) {
   return (is_min ? a < b : a > b) ? a : b;
 }
 
-// Float min or max of the lanes of `into` and `from`, lane by lane, into
-// `into`, as the kernel takes a vector into its accumulator: the rows' last
-// elements then meet the other lanes as they do where the kernel reads a
-// row to its end (which NaN, which zero).
-template <typename T>
-void merge_extreme_lanes(Vector& into, const Vector& from, int lanes, bool is_min) {
+// Each of the first `lanes` lanes of `into`, combined by `merge` with the
+// same lane of `from`.
+template <typename T, typename Merge>
+void merge_lanes(Vector& into, const Vector& from, int lanes, Merge merge) {
   for (int k = 0; k < lanes; ++k) {
     T a, b;
     std::memcpy(&a, into.bytes + sizeof(T) * k, sizeof(T));
     std::memcpy(&b, from.bytes + sizeof(T) * k, sizeof(T));
-    a = kernel_min_max(a, b, is_min);
+    a = merge(a, b);
     std::memcpy(into.bytes + sizeof(T) * k, &a, sizeof(T));
   }
+}
+
+// Whether run_long_row_results takes the rest's lanes of reduction `r` into
+// the whole vectors' lane by lane (merge_rest_lanes) rather than combining
+// the two results.
+bool merges_rest_lanes(const LoopReduction& r) {
+  return r.op == Op::sum || ((r.op == Op::min || r.op == Op::max) && is_float(r.compute));
+}
+
+// The rest's lanes taken into the whole vectors', lane by lane, as the
+// kernel takes a vector into its accumulator: integer sums add (wrapping;
+// none overflows), float min and max as kernel_min_max, so that the same
+// zero of two and the same NaN come out as where the kernel reads a row to
+// its end.
+void merge_rest_lanes(Vector& into, const Vector& from, const LoopReduction& r, const Kernel& kernel) {
+  const bool wide = kernel.lane_bytes == 8;
+  if (r.op == Op::sum) {
+    const int lanes = static_cast<int>(sizeof(Vector)) / kernel.lane_bytes;
+    wide ? merge_lanes<std::uint64_t>(into, from, lanes, std::plus<>())
+         : merge_lanes<std::uint32_t>(into, from, lanes, std::plus<>());
+    return;
+  }
+  const bool is_min = r.op == Op::min;
+  const auto pick = [is_min](auto a, auto b) { return kernel_min_max(a, b, is_min); };
+  wide ? merge_lanes<double>(into, from, lanes_for(kernel, r), pick)
+       : merge_lanes<float>(into, from, lanes_for(kernel, r), pick);
 }
 
 // A row_results kernel's reductions along rows longer than a vector
@@ -1237,13 +1241,8 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
         for (std::int64_t q = 0; q < count; ++q) {
           const std::size_t at = static_cast<std::size_t>(q + 1) * block + k * kAccumulatorVectors;
           Partial p;
-          if (rest && red.op == Op::sum) {  // the rest's lanes add to the whole vectors' (none overflows)
-            add_int_lanes(acc[at], rest_acc[at], kernel.lane_bytes);
-            p = lanes_of(&acc[at], red, kernel);
-          } else if (rest && (red.op == Op::min || red.op == Op::max) && is_float(red.compute)) {
-            const int lanes = lanes_for(kernel, red);
-            kernel.lane_bytes == 8 ? merge_extreme_lanes<double>(acc[at], rest_acc[at], lanes, red.op == Op::min)
-                                   : merge_extreme_lanes<float>(acc[at], rest_acc[at], lanes, red.op == Op::min);
+          if (rest && merges_rest_lanes(red)) {
+            merge_rest_lanes(acc[at], rest_acc[at], red, kernel);
             p = lanes_of(&acc[at], red, kernel);
           } else {
             p = lanes_of(&acc[at], red, kernel);

@@ -50,11 +50,12 @@ struct LoopReduction {
 // + y over (n, 1)), and otherwise flat: its elements in C order as one long
 // row (B[:, :6] * 2 over (n, 6)), the outputs written in place and inputs
 // that are not contiguous gathered. One with longer rows runs flat too
-// where every input lies in one dimension over it (x - 1 over (n, 100)). A loop that reduces over all its
-// dimensions runs flat too (reduced_dims becomes 1) where its reductions
-// come out the same. Other loops with reductions, and loops that compute
-// from indices along their last dimension, keep their order. Kernels are
-// compiled for the loop as ordered here.
+// where every input lies in one dimension over it (x - 1 over (n, 100)). A
+// loop that reduces over all its dimensions runs flat too (reduced_dims
+// becomes 1) where its reductions come out the same. Other loops with
+// reductions, and loops that compute from indices along their last
+// dimension, keep their order. Kernels are compiled for the loop as ordered
+// here.
 void order_loop(Shape& shape, int& reduced_dims, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs,
                 const std::vector<LoopReduction>& reductions, bool from_indices);
 
