@@ -30,6 +30,8 @@ struct InlineMath::Function {
   InlineMath::Vec (InlineMath::*special)(const InlineMath::Vec& x, int lane_bits);
   double safe;  // what special lanes are replaced by before the vector code
   InlineMath::Vec (InlineMath::*lanes)(const InlineMath::Vec& x, bool from_float);
+  // For float lanes, computed in floats; nullptr: as doubles, by `lanes`.
+  InlineMath::Vec (InlineMath::*floats)(const InlineMath::Vec& x);
 };
 
 struct InlineMath::SinCosParts {
@@ -111,6 +113,27 @@ InlineMath::Vec InlineMath::shift_right(const Vec& a, int bits) {
 
 InlineMath::Vec InlineMath::add_int64(const Vec& a, const Vec& b) {
   return fresh([&](const Vec& r) { cc_.vpaddq(r, a, b); });
+}
+
+InlineMath::Vec InlineMath::constant_float(float v) { return constant32(bits_of(v)); }
+
+InlineMath::Vec InlineMath::add_floats(const Vec& a, const Vec& b) {
+  return fresh([&](const Vec& r) { cc_.vaddps(r, a, b); });
+}
+
+InlineMath::Vec InlineMath::sub_floats(const Vec& a, const Vec& b) {
+  return fresh([&](const Vec& r) { cc_.vsubps(r, a, b); });
+}
+
+InlineMath::Vec InlineMath::mul_floats(const Vec& a, const Vec& b) {
+  return fresh([&](const Vec& r) { cc_.vmulps(r, a, b); });
+}
+
+// c[0] + c[1] t + ... + c[count-1] t^(count-1) in floats, by Horner's rule.
+InlineMath::Vec InlineMath::poly_floats(const Vec& t, const float* c, int count) {
+  Vec p = constant_float(c[count - 1]);
+  for (int i = count - 2; i >= 0; --i) p = add_floats(constant_float(c[i]), mul_floats(p, t));
+  return p;
 }
 
 // c[first] + c[first+1] t + ... + c[first+count-1] t^(count-1) by Estrin's
@@ -275,6 +298,29 @@ InlineMath::Vec InlineMath::exp_lanes(const Vec& x, bool from_float) {
   // 2^-61 as |r| < 2^-7.
   const Vec r = sub(sub(xr, mul(n, constant(kLn2Hi / 64))), mul(n, constant(kLn2Lo / 64)));
   return exp_scale(t, add(r, mul(mul(r, r), poly(r, kExpQ))));
+}
+
+// e^x = 2^n e^r in floats, n = round(x / ln 2) and r = x - n ln 2: x - n
+// kLn2Hi32 is exact (Sterbenz), so r's error is its last rounding's; e^r as
+// 1 + (r + r^2 Q(r)), 2^n put into the exponent field. Within 1 ULP. For
+// |x| <= kExpLimit32, |n| <= 126 and the result is a normal float, which
+// 2^n scales exactly.
+InlineMath::Vec InlineMath::exp_floats(const Vec& x) {
+  // Below kExpTiny32 x is taken as 0 (from its bits: a compare of floats
+  // would raise invalid on a NaN).
+  const Vec xr = bit_and(greater(abs_bits(x, 32), bits_of(kExpTiny32) - 1, 32), x);
+  const Vec t = add_floats(mul_floats(xr, constant_float(kInvLn2_32)), constant_float(kRoundMagic32));
+  const Vec n = sub_floats(t, constant_float(kRoundMagic32));
+  const Vec r =
+      sub_floats(sub_floats(xr, mul_floats(n, constant_float(kLn2Hi32))), mul_floats(n, constant_float(kLn2Lo32)));
+  const Vec q = poly_floats(r, kExpQFloats, static_cast<int>(std::size(kExpQFloats)));
+  const Vec e_r = add_floats(constant_float(1.0f), add_floats(r, mul_floats(mul_floats(r, r), q)));
+  // t's bits are kRoundMagic32's plus n: n + 127 into the exponent field.
+  const Vec biased = fresh([&](const Vec& v) {
+    cc_.vpaddd(v, t, constant32(127 - static_cast<std::int32_t>(bits_of(kRoundMagic32))));
+  });
+  const Vec scale = fresh([&](const Vec& v) { cc_.vpslld(v, biased, 23); });
+  return mul_floats(e_r, scale);
 }
 
 // 2^x is normal and finite for |x| <= 1021, a normal float for |x| <= 125.
@@ -583,16 +629,16 @@ InlineMath::Vec InlineMath::log1p_lanes(const Vec& x, bool from_float) {
 
 // In VectorFunction's order.
 const InlineMath::Function InlineMath::kFunctions[] = {
-    {&InlineMath::trig_special, 0, &InlineMath::sin_lanes},     // sin
-    {&InlineMath::trig_special, 0, &InlineMath::cos_lanes},     // cos
-    {&InlineMath::exp_special, 0, &InlineMath::exp_lanes},      // exp
-    {&InlineMath::log_special, 1, &InlineMath::log_lanes},      // log
-    {&InlineMath::exp2_special, 0, &InlineMath::exp2_lanes},    // exp2
-    {&InlineMath::log_special, 1, &InlineMath::log2_lanes},     // log2
-    {&InlineMath::log_special, 1, &InlineMath::log10_lanes},    // log10
-    {&InlineMath::expm1_special, 0, &InlineMath::expm1_lanes},  // expm1
-    {&InlineMath::log1p_special, 0, &InlineMath::log1p_lanes},  // log1p
-    {&InlineMath::trig_special, 0, &InlineMath::tan_lanes},     // tan
+    {&InlineMath::trig_special, 0, &InlineMath::sin_lanes, nullptr},                   // sin
+    {&InlineMath::trig_special, 0, &InlineMath::cos_lanes, nullptr},                   // cos
+    {&InlineMath::exp_special, 0, &InlineMath::exp_lanes, &InlineMath::exp_floats},    // exp
+    {&InlineMath::log_special, 1, &InlineMath::log_lanes, nullptr},                    // log
+    {&InlineMath::exp2_special, 0, &InlineMath::exp2_lanes, nullptr},                  // exp2
+    {&InlineMath::log_special, 1, &InlineMath::log2_lanes, nullptr},                   // log2
+    {&InlineMath::log_special, 1, &InlineMath::log10_lanes, nullptr},                  // log10
+    {&InlineMath::expm1_special, 0, &InlineMath::expm1_lanes, nullptr},                // expm1
+    {&InlineMath::log1p_special, 0, &InlineMath::log1p_lanes, nullptr},                // log1p
+    {&InlineMath::trig_special, 0, &InlineMath::tan_lanes, nullptr},                   // tan
 };
 
 void InlineMath::redo_with_libm(VectorFunction f, const Vec& r, const Vec& x, const Vec& special, int lane_bits) {
@@ -634,6 +680,8 @@ void InlineMath::emit(VectorFunction f, const Vec& r, const Vec& x, int lane_bit
   }
   if (lane_bits == 64) {
     vc_.copy(r, (this->*code.lanes)(safe, false));
+  } else if (code.floats) {
+    vc_.copy(r, (this->*code.floats)(safe));
   } else {
     // Each half of the floats as a vector of doubles, and back.
     Vec high = vc_.new_half();

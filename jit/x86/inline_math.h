@@ -1,7 +1,8 @@
 // The transcendental functions (sin cos tan exp exp2 expm1 log log2 log10
 // log1p) computed in a kernel's own registers, at its vector width. Every
 // lane is within 2 ULP of the correctly rounded result. float lanes are
-// computed as doubles, with shorter polynomials. Lanes outside a function's
+// computed as doubles, with shorter polynomials, except exp's, computed in
+// floats (twice the lanes per instruction). Lanes outside a function's
 // vector domain (NaN, infinities, huge or subnormal arguments, results that
 // overflow or underflow) are given a safe value first, so that the vector
 // code raises no floating-point flag for them, and are then redone by libm
@@ -78,6 +79,12 @@ class InlineMath {
   Vec shift_left(const Vec& a, int bits);
   Vec shift_right(const Vec& a, int bits);
   Vec add_int64(const Vec& a, const Vec& b);
+  // The same on floats.
+  Vec constant_float(float v);
+  Vec add_floats(const Vec& a, const Vec& b);
+  Vec sub_floats(const Vec& a, const Vec& b);
+  Vec mul_floats(const Vec& a, const Vec& b);
+  Vec poly_floats(const Vec& t, const float* c, int count);
   Vec estrin(const double* c, int first, int count, const Vec (&powers)[4]);
   Vec poly(const Vec& t, const double* c, int count);
   template <int N>
@@ -135,6 +142,8 @@ class InlineMath {
   Vec log2_lanes(const Vec& x, bool from_float);
   Vec log10_lanes(const Vec& x, bool from_float);
   Vec log1p_lanes(const Vec& x, bool from_float);
+  // Computed in floats, for float lanes.
+  Vec exp_floats(const Vec& x);
 
   void redo_with_libm(VectorFunction f, const Vec& r, const Vec& x, const Vec& special, int lane_bits);
 

@@ -84,6 +84,17 @@ alignas(64) inline constexpr double kExp2Table[64] = {
 inline constexpr double kExpQ[] = {0x1.fffffffffdbb4p-2, 0x1.5555555557699p-3, 0x1.555573d2ad8c3p-5,
                                    0x1.111108eed678ap-7};
 inline constexpr double kExpQ32[] = {0.5, 0x1.5555555555555p-3};
+// exp computed in floats (InlineMath::exp_floats): ln 2 as kLn2Hi32 (16
+// significant bits, so n * kLn2Hi32 is exact for |n| < 2^8) + kLn2Lo32; e^r
+// for |r| <= 0.35 as 1 + r + r^2 Q(r), Q the Taylor terms 1/2 to 1/7!
+// (relative error of the series below 2^-27); below kExpTiny32 e^x rounds to
+// 1 and r^2 could underflow.
+inline constexpr float kLn2Hi32 = 0x1.62e4p-1f;
+inline constexpr float kLn2Lo32 = 0x1.7f7d1cp-20f;
+inline constexpr float kInvLn2_32 = 0x1.715476p+0f;
+inline constexpr float kRoundMagic32 = 0x1.8p23f;
+inline constexpr float kExpTiny32 = 0x1p-25f;
+inline constexpr float kExpQFloats[] = {0.5f, 1.0f / 6, 1.0f / 24, 1.0f / 120, 1.0f / 720, 1.0f / 5040};
 
 // 2^(j/64) - kExp2Table[j], for expm1, where the table's rounding would be
 // magnified by e^x / (e^x - 1).
