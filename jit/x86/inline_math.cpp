@@ -566,6 +566,27 @@ InlineMath::Vec InlineMath::log_lanes(const Vec& x, bool from_float) {
              sub(p.f, sub(p.hfsq, add(mul(p.s, add(p.hfsq, p.r)), mul(k, constant(kLn2Lo))))));
 }
 
+// log x = k ln 2 + log(1 + f) in floats, x = 2^k (1 + f) with 1 + f in
+// [sqrt(1/2), sqrt(2)) (so f = m - 1 is exact), as log_lanes computes it
+// on doubles: k kLn2Hi32 is exact (|k| <= 126), the small terms are summed
+// first. Within 1 ULP, for the positive normal x log_special leaves.
+InlineMath::Vec InlineMath::log_floats(const Vec& x) {
+  const Vec u = fresh([&](const Vec& v) { cc_.vpaddd(v, x, constant32((127 << 23) - kSqrtHalfBits32)); });
+  const Vec m = fresh([&](const Vec& v) {
+    cc_.vpaddd(v, bit_and(u, constant32(0x007fffff)), constant32(kSqrtHalfBits32));
+  });
+  const Vec exponent = fresh([&](const Vec& v) { cc_.vpsrld(v, u, 23); });
+  const Vec k_int = fresh([&](const Vec& v) { cc_.vpsubd(v, exponent, constant32(127)); });
+  const Vec k = fresh([&](const Vec& v) { cc_.vcvtdq2ps(v, k_int); });
+  const Vec f = sub_floats(m, constant_float(1.0f));
+  const Vec s = fresh([&](const Vec& v) { cc_.vdivps(v, f, add_floats(constant_float(2.0f), f)); });
+  const Vec z = mul_floats(s, s);
+  const Vec hfsq = mul_floats(constant_float(0.5f), mul_floats(f, f));
+  const Vec r = mul_floats(z, poly_floats(z, kLogLFloats, static_cast<int>(std::size(kLogLFloats))));
+  const Vec small = add_floats(mul_floats(s, add_floats(hfsq, r)), mul_floats(k, constant_float(kLn2Lo32)));
+  return add_floats(mul_floats(k, constant_float(kLn2Hi32)), sub_floats(f, sub_floats(hfsq, small)));
+}
+
 // log_b x = k log_b 2 + log(1 + f) / ln b, with log_b 2 = b2_hi + b2_lo and
 // 1/ln b = inv_hi + inv_lo: the products of high parts are exact, and the
 // final Fast2Sum adds the two largest terms without error (|k log_b 2| is the
@@ -632,7 +653,7 @@ const InlineMath::Function InlineMath::kFunctions[] = {
     {&InlineMath::trig_special, 0, &InlineMath::sin_lanes, nullptr},                   // sin
     {&InlineMath::trig_special, 0, &InlineMath::cos_lanes, nullptr},                   // cos
     {&InlineMath::exp_special, 0, &InlineMath::exp_lanes, &InlineMath::exp_floats},    // exp
-    {&InlineMath::log_special, 1, &InlineMath::log_lanes, nullptr},                    // log
+    {&InlineMath::log_special, 1, &InlineMath::log_lanes, &InlineMath::log_floats},    // log
     {&InlineMath::exp2_special, 0, &InlineMath::exp2_lanes, nullptr},                  // exp2
     {&InlineMath::log_special, 1, &InlineMath::log2_lanes, nullptr},                   // log2
     {&InlineMath::log_special, 1, &InlineMath::log10_lanes, nullptr},                  // log10

@@ -1,8 +1,8 @@
 // The transcendental functions (sin cos tan exp exp2 expm1 log log2 log10
 // log1p) computed in a kernel's own registers, at its vector width. Every
 // lane is within 2 ULP of the correctly rounded result. float lanes are
-// computed as doubles, with shorter polynomials, except exp's, computed in
-// floats (twice the lanes per instruction). Lanes outside a function's
+// computed as doubles, with shorter polynomials, except exp's and log's,
+// computed in floats (twice the lanes per instruction). Lanes outside a function's
 // vector domain (NaN, infinities, huge or subnormal arguments, results that
 // overflow or underflow) are given a safe value first, so that the vector
 // code raises no floating-point flag for them, and are then redone by libm
@@ -144,6 +144,7 @@ class InlineMath {
   Vec log1p_lanes(const Vec& x, bool from_float);
   // Computed in floats, for float lanes.
   Vec exp_floats(const Vec& x);
+  Vec log_floats(const Vec& x);
 
   void redo_with_libm(VectorFunction f, const Vec& r, const Vec& x, const Vec& special, int lane_bits);
 

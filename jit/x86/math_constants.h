@@ -135,6 +135,12 @@ inline constexpr double kExpm1Floor = -40;
 inline constexpr std::int64_t kSqrtHalfBits = 0x3fe6a09e667f3bcd;
 inline constexpr std::int64_t kMantissaMask = 0x000fffffffffffff;
 inline constexpr std::int64_t kTwo52Bits = 0x4330000000000000;
+// log computed in floats (InlineMath::log_floats): the bits of the float
+// nearest sqrt(1/2), and L(z) = 2/3 + 2/5 z + 2/7 z^2 + 2/9 z^3, the Taylor
+// terms of R = z L(z) (z = s^2 <= 0.0295; the next term adds under 2^-29 of
+// the result).
+inline constexpr std::int32_t kSqrtHalfBits32 = 0x3f3504f3;
+inline constexpr float kLogLFloats[] = {2.0f / 3, 2.0f / 5, 2.0f / 7, 2.0f / 9};
 // log(1 + f) = 2 atanh(s) = 2s + s R, s = f / (2 + f), R = z L(z), z = s^2, on
 // z <= 0.02944 (m in [sqrt(1/2), sqrt(2))); error of R 2^-58.5.
 inline constexpr double kLogL[] = {0x1.5555555555592p-1, 0x1.999999997fd77p-2, 0x1.24924941f4fabp-2,
