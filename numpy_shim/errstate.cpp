@@ -3,6 +3,8 @@
 #include <cstring>
 
 #include "jit/cpu_driver.h"
+#include "numpy_shim/trace.h"
+#include "numpy_shim/tracer.h"
 
 namespace npy::numpy_shim {
 namespace {
@@ -136,7 +138,46 @@ bool shown_by_default(PyObject* warnings, PyObject* shown, PyObject* impl) {
   return by_default;
 }
 
-// See errstate_is_traceable: one lookup of the module and three of its
+// warnings._showwarnmsg wrapped (`original` the module's own): a warning
+// shown while a region is pending, such as NumPy's for an operation on
+// small arrays that npython leaves to it, is shown after the warnings of
+// the region's operations, which came first in the program.
+PyObject* show_after_pending(PyObject* original, PyObject* message) {
+  if (pending_trace() && flush(Reason::k_warning, Location{}, nullptr) < 0) return nullptr;
+  return PyObject_CallOneArg(original, message);
+}
+
+PyMethodDef g_show_after_pending = {"_showwarnmsg", show_after_pending, METH_O, nullptr};
+
+// Whether warnings._showwarnmsg is show_after_pending; puts it in place of
+// the module's own function.
+bool shows_after_pending(PyObject* warnings) {
+  static PyObject* name = interned("_showwarnmsg");
+  static PyObject* wrapper = nullptr;
+  PyObject* current = name ? PyObject_GetAttr(warnings, name) : nullptr;
+  if (!current) {
+    PyErr_Clear();
+    return false;
+  }
+  bool wrapped = current == wrapper;
+  if (!wrapped && PyFunction_Check(current)) {
+    PyObject* function_name = reinterpret_cast<PyFunctionObject*>(current)->func_name;
+    if (PyUnicode_Check(function_name) && PyUnicode_CompareWithASCIIString(function_name, "_showwarnmsg") == 0) {
+      PyObject* made = PyCFunction_New(&g_show_after_pending, current);
+      wrapped = made && PyObject_SetAttr(warnings, name, made) == 0;
+      if (wrapped) {
+        Py_XSETREF(wrapper, made);
+      } else {
+        Py_XDECREF(made);
+        PyErr_Clear();
+      }
+    }
+  }
+  Py_DECREF(current);
+  return wrapped;
+}
+
+// See errstate_is_traceable: one lookup of the module and four of its
 // attributes per call; the filters are read again only when they changed.
 bool warnings_let_regions_defer() {
   static PyObject* module_name = interned("warnings");
@@ -170,7 +211,7 @@ bool warnings_let_regions_defer() {
       Py_XSETREF(seen.impl, impl);
       seen.size = size;
     }
-    defer = seen.defer;
+    defer = seen.defer && shows_after_pending(warnings);
   }
   Py_XDECREF(filters);
   Py_XDECREF(shown);

@@ -17,7 +17,9 @@ enum class FpCategory { kDivide, kOverflow, kUnderflow, kInvalid };
 // NumPy raises them at the operation's own line), and the warnings module's
 // own display (under catch_warnings(record=True), logging.captureWarnings
 // and the like the program sees each warning as it comes, before whatever
-// it did meanwhile, such as reading the record).
+// it did meanwhile, such as reading the record). A warning shown while a
+// region is pending computes the region first, so that the region's own
+// warnings come before it (the module's _showwarnmsg is wrapped for that).
 bool errstate_is_traceable();
 
 // Whether the state in force warns for the category.

@@ -36,7 +36,8 @@ struct Location {
   X(operation, "operand of an operation npython does not trace")          \
   X(exception, "exception leaves the frame")                              \
   X(size_cap, "region reached its size cap")                              \
-  X(unused, "no longer used: computed for NumPy's floating-point warnings")
+  X(unused, "no longer used: computed for NumPy's floating-point warnings") \
+  X(warning, "a warning is shown: the region's own warnings come first")
 
 enum class Reason {
 #define NPY_REASON_ENUM(name, text) k_##name,
