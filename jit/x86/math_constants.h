@@ -9,7 +9,8 @@
 // function. Each coefficient is then rounded to double; the errors quoted are
 // the fits'. Tables and split constants are mpmath values rounded to double.
 // float lanes are computed in double with shorter polynomials (relative error
-// below 2^-34, which leaves the result within 1 ulp of float).
+// below 2^-34, which leaves the result within 1 ulp of float), except exp's
+// and log's, computed in floats with Taylor terms (kExpQFloats, kLogLFloats).
 #pragma once
 
 #include <cstdint>
