@@ -22,6 +22,14 @@ inline std::optional<jit::DType> dtype_of_typenum(int type_num) {
   return std::nullopt;
 }
 
+// The region dtype a NumPy dtype is, where a region's results can stand
+// for NumPy's: native byte order and no metadata (results made in the
+// region would have neither).
+inline std::optional<jit::DType> plain_dtype(const PyArray_Descr* descr) {
+  if (!PyArray_ISNBO(descr->byteorder) || PyDataType_METADATA(descr)) return std::nullopt;
+  return dtype_of_typenum(descr->type_num);
+}
+
 // The value of an exact Python int `o` NumPy takes as an int64 (beyond
 // int64 it takes the int another way: uint64, float or object).
 inline std::optional<long long> python_int64(PyObject* o) {

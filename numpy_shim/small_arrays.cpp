@@ -31,7 +31,8 @@ bool is_small_float64(PyObject* o) {
   if (Py_TYPE(o) != g_ndarray_type) return false;
   auto* a = reinterpret_cast<PyArrayObject*>(o);
   return PyArray_TYPE(a) == NPY_DOUBLE && PyArray_NDIM(a) >= 1 && element_count(a) < kMinTracedElements &&
-         PyArray_CHKFLAGS(a, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED) && PyArray_ISNOTSWAPPED(a);
+         PyArray_CHKFLAGS(a, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED) && PyArray_ISNOTSWAPPED(a) &&
+         !PyDataType_METADATA(PyArray_DESCR(a));  // results keep it
 }
 
 // An operand: an array's elements, or a Python number as NumPy converts it

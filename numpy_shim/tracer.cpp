@@ -80,8 +80,8 @@ bool classify(PyObject* o, Operand& out) {
   }
   if (Py_TYPE(o) == &PyArray_Type) {
     auto* array = reinterpret_cast<PyArrayObject*>(o);
-    const auto dtype = dtype_of_typenum(PyArray_TYPE(array));
-    if (!dtype || !PyArray_ISNBO(PyArray_DESCR(array)->byteorder)) return false;
+    const auto dtype = plain_dtype(PyArray_DESCR(array));
+    if (!dtype) return false;
     out.dtype = *dtype;
     out.shape.assign(PyArray_DIMS(array), PyArray_DIMS(array) + PyArray_NDIM(array));
     out.size = PyArray_SIZE(array);
@@ -566,7 +566,7 @@ PyObject* record_astype(PyObject* callable, const CallArgs& call, const Location
     PyErr_Clear();
     return nullptr;
   }
-  const auto dtype = dtype_of_typenum(descr->type_num);
+  const auto dtype = plain_dtype(descr);
   Py_DECREF(descr);
   if (!dtype) return nullptr;
   std::shared_ptr<Trace> trace = open_trace();
@@ -638,7 +638,7 @@ std::optional<DType> fill_target(bool like, const CallArgs& call, const Operand&
       PyErr_Clear();
       return std::nullopt;
     }
-    const auto dtype = dtype_of_typenum(descr->type_num);
+    const auto dtype = plain_dtype(descr);
     Py_DECREF(descr);
     return dtype;
   }
@@ -648,22 +648,82 @@ std::optional<DType> fill_target(bool like, const CallArgs& call, const Operand&
 }
 
 // The program's creation call as eager NumPy makes it: its arguments as
-// given (the first one a node's value when `first_node` is one), plus
-// dtype=float32 where NPY_DEFAULT_FLOAT gave the node that type.
-EagerForm creation_call(PyObject* callable, const CallArgs& call, int first_node, bool add_float32) {
+// given, plus dtype=float32 where NPY_DEFAULT_FLOAT gave the node that type.
+EagerForm creation_call(PyObject* callable, const CallArgs& call, bool add_float32) {
   EagerForm eager;
   eager.kind = EagerForm::Kind::kCall;
   eager.callable = Py_NewRef(callable);
-  for (std::size_t i = 0; i < call.positional.size(); ++i) {
-    const bool node = i == 0 && first_node >= 0;
-    eager.arg_nodes.push_back(node ? first_node : -1);
-    eager.constants.push_back(node ? nullptr : Py_NewRef(call.positional[i]));
+  for (PyObject* arg : call.positional) {
+    eager.arg_nodes.push_back(-1);
+    eager.constants.push_back(Py_NewRef(arg));
   }
   if (!call.keywords.empty() || add_float32) {
     eager.kwargs = PyDict_New();
     for (const auto& [k, v] : call.keywords) PyDict_SetItemString(eager.kwargs, k.c_str(), v);
     if (add_float32) PyDict_SetItemString(eager.kwargs, "dtype", numpy_attr("float32"));
   }
+  return eager;
+}
+
+// Whether a lazy value comes out in C order whatever layouts the region's
+// inputs have when it runs: NumPy lays a result out as its inputs are
+// (region_runner.cpp), so none of the arrays it is computed from (inputs,
+// and views the region makes) may be of two or more dimensions unless it is
+// a C-contiguous input.
+bool lazy_is_c_ordered(const Trace& trace, int index) {
+  std::vector<bool> seen(trace.region.nodes.size(), false);
+  std::vector<int> pending{index};
+  while (!pending.empty()) {
+    const int i = pending.back();
+    pending.pop_back();
+    if (seen[i]) continue;
+    seen[i] = true;
+    const jit::Node& node = trace.region.nodes[i];
+    const bool layout_shows = node.shape.size() >= 2 && jit::element_count(node.shape) > 1;
+    if (layout_shows && node.op == Op::view) return false;
+    if (layout_shows && node.op == Op::input) {
+      PyObject* o = trace.objects[i];
+      if (!o || !PyArray_Check(o) || !PyArray_IS_C_CONTIGUOUS(reinterpret_cast<PyArrayObject*>(o))) return false;
+    }
+    for (int input : node.inputs) {
+      if (input >= 0) pending.push_back(input);
+    }
+  }
+  return true;
+}
+
+// A *_like call on a lazy prototype as the plain creation call eager NumPy
+// makes the same array with (a lazy value is a C-ordered ndarray): zeros,
+// ones, empty or full over the prototype's shape, in the named dtype or the
+// prototype's, so that the call needs no value of the prototype, which the
+// region may never compute (only its shape and dtype are used).
+EagerForm like_call_on_lazy(PyObject* callable, const CallArgs& call, const Operand& prototype) {
+  const char* const names[][2] = {{"zeros_like", "zeros"}, {"ones_like", "ones"},
+                                  {"empty_like", "empty"}, {"full_like", "full"}};
+  PyObject* plain = nullptr;
+  for (const auto& [like_name, plain_name] : names) {
+    if (callable == numpy_attr(like_name)) plain = numpy_attr(plain_name);
+  }
+  EagerForm eager;
+  eager.kind = EagerForm::Kind::kCall;
+  eager.callable = Py_NewRef(plain);
+  PyObject* shape = PyTuple_New(static_cast<Py_ssize_t>(prototype.shape.size()));
+  for (std::size_t d = 0; d < prototype.shape.size(); ++d) {
+    PyTuple_SET_ITEM(shape, static_cast<Py_ssize_t>(d), PyLong_FromLongLong(prototype.shape[d]));
+  }
+  eager.arg_nodes.push_back(-1);
+  eager.constants.push_back(shape);
+  const bool full = callable == numpy_attr("full_like");
+  const std::size_t dtype_at = full ? 2 : 1;  // (prototype, [fill_value,] dtype)
+  PyObject* dtype = call.positional.size() > dtype_at ? call.positional[dtype_at] : call.keyword("dtype");
+  for (std::size_t i = 1; i < call.positional.size() && i < dtype_at; ++i) {
+    eager.arg_nodes.push_back(-1);
+    eager.constants.push_back(Py_NewRef(call.positional[i]));
+  }
+  eager.kwargs = PyDict_New();
+  PyObject* fill = call.keyword("fill_value");
+  if (fill) PyDict_SetItemString(eager.kwargs, "fill_value", fill);
+  PyDict_SetItemString(eager.kwargs, "dtype", dtype && dtype != Py_None ? dtype : prototype.descr);
   return eager;
 }
 
@@ -694,13 +754,13 @@ PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, 
   Operand prototype;
   Shape shape;
   if (like) {
-    // The result takes the prototype's layout: C order for a lazy value that
-    // is not a view, or a C-contiguous array.
+    // The result takes the prototype's layout: C order for a lazy value
+    // that comes out so, or a C-contiguous array.
     if (!classify(call.positional[0], prototype) || prototype.weak != Weak::kNone || prototype.numpy_scalar) {
       return nullptr;
     }
     if (prototype.lazy) {
-      if (trace_of(prototype.object)->region.nodes[node_of(prototype.object)].op == Op::view) return nullptr;
+      if (!lazy_is_c_ordered(*trace_of(prototype.object), node_of(prototype.object))) return nullptr;
     } else if (!PyArray_IS_C_CONTIGUOUS(reinterpret_cast<PyArrayObject*>(prototype.object))) {
       return nullptr;
     }
@@ -758,7 +818,8 @@ PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, 
   node.shape = shape;
   node.inputs[0] = input_node(*trace, zero_d);
   Py_DECREF(value);  // the trace holds it
-  EagerForm eager = creation_call(callable, call, prototype.lazy ? node_of(prototype.object) : -1, default_float);
+  EagerForm eager = like && prototype.lazy ? like_call_on_lazy(callable, call, prototype)
+                                            : creation_call(callable, call, default_float);
   const int index = add_node(*trace, std::move(node), std::move(eager), where);
   return new_lazy(trace, index);
 }
@@ -818,7 +879,7 @@ PyObject* record_arange(PyObject* callable, const CallArgs& call, const Location
     if (!PyArray_DescrConverter2(named, &descr) || !descr) {
       ok = false;
     } else {
-      const auto d = dtype_of_typenum(descr->type_num);
+      const auto d = plain_dtype(descr);
       Py_DECREF(descr);
       ok = d.has_value();
       if (ok) dtype = *d;
@@ -880,7 +941,7 @@ PyObject* record_arange(PyObject* callable, const CallArgs& call, const Location
     node.inputs[k] = input_node(*trace, v);
     Py_DECREF(values[k]);  // the trace holds it
   }
-  EagerForm eager = creation_call(callable, call, -1, default_float);
+  EagerForm eager = creation_call(callable, call, default_float);
   const int index = add_node(*trace, std::move(node), std::move(eager), where);
   return new_lazy(trace, index);
 }
@@ -1107,10 +1168,10 @@ PyObject* record_linspace(PyObject* callable, const CallArgs& call, const Locati
       PyErr_Clear();
       return nullptr;
     }
-    const int type_num = descr->type_num;
+    const auto dtype = plain_dtype(descr);
     Py_DECREF(descr);
-    if (type_num != NPY_FLOAT64 && type_num != NPY_FLOAT32) return nullptr;
-    to_float32 = type_num == NPY_FLOAT32;
+    if (dtype != DType::kFloat64 && dtype != DType::kFloat32) return nullptr;
+    to_float32 = dtype == DType::kFloat32;
   }
   const double start = PyFloat_AsDouble(call.positional[0]);
   const double stop = PyFloat_AsDouble(call.positional[1]);
@@ -1172,7 +1233,7 @@ PyObject* record_linspace(PyObject* callable, const CallArgs& call, const Locati
     cast_part.kind = EagerForm::Kind::kPartOfCall;
     last = add_node(*trace, std::move(cast), std::move(cast_part), where);
   }
-  trace->eager[last] = creation_call(callable, call, -1, to_float32 && !call.keyword("dtype"));
+  trace->eager[last] = creation_call(callable, call, to_float32 && !call.keyword("dtype"));
   return new_lazy(trace, last);
 }
 
