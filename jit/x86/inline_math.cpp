@@ -568,7 +568,7 @@ InlineMath::Vec InlineMath::log_lanes(const Vec& x, bool from_float) {
 
 // log x = k ln 2 + log(1 + f) in floats, x = 2^k (1 + f) with 1 + f in
 // [sqrt(1/2), sqrt(2)) (so f = m - 1 is exact), as log_lanes computes it
-// on doubles: k kLn2Hi32 is exact (|k| <= 126), the small terms are summed
+// on doubles: k kLn2Hi32 is exact (|k| <= 128), the small terms are summed
 // first. Within 1 ULP, for the positive normal x log_special leaves.
 InlineMath::Vec InlineMath::log_floats(const Vec& x) {
   const Vec u = fresh([&](const Vec& v) { cc_.vpaddd(v, x, constant32((127 << 23) - kSqrtHalfBits32)); });

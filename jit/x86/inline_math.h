@@ -2,12 +2,12 @@
 // log1p) computed in a kernel's own registers, at its vector width. Every
 // lane is within 2 ULP of the correctly rounded result. float lanes are
 // computed as doubles, with shorter polynomials, except exp's and log's,
-// computed in floats (twice the lanes per instruction). Lanes outside a function's
-// vector domain (NaN, infinities, huge or subnormal arguments, results that
-// overflow or underflow) are given a safe value first, so that the vector
-// code raises no floating-point flag for them, and are then redone by libm
-// (vector_math.h) in one call, on the rare vectors that have any: results
-// and IEEE flags match libm's there. No multiply and add are contracted:
+// computed in floats (twice the lanes per instruction). Lanes outside a
+// function's vector domain (NaN, infinities, huge or subnormal arguments,
+// results that overflow or underflow) are given a safe value first, so that
+// the vector code raises no floating-point flag for them, and are then
+// redone by libm (vector_math.h) in one call, on the rare vectors that have
+// any: results and IEEE flags match libm's there. No multiply and add are contracted:
 // the error-free sums round as written.
 #pragma once
 

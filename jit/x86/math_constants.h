@@ -85,8 +85,8 @@ alignas(64) inline constexpr double kExp2Table[64] = {
 inline constexpr double kExpQ[] = {0x1.fffffffffdbb4p-2, 0x1.5555555557699p-3, 0x1.555573d2ad8c3p-5,
                                    0x1.111108eed678ap-7};
 inline constexpr double kExpQ32[] = {0.5, 0x1.5555555555555p-3};
-// exp computed in floats (InlineMath::exp_floats): ln 2 as kLn2Hi32 (16
-// significant bits, so n * kLn2Hi32 is exact for |n| < 2^8) + kLn2Lo32; e^r
+// exp computed in floats (InlineMath::exp_floats): ln 2 as kLn2Hi32 (15
+// significant bits, so n * kLn2Hi32 is exact for |n| < 2^9) + kLn2Lo32; e^r
 // for |r| <= 0.35 as 1 + r + r^2 Q(r), Q the Taylor terms 1/2 to 1/7!
 // (relative error of the series below 2^-27); below kExpTiny32 e^x rounds to
 // 1 and r^2 could underflow.
