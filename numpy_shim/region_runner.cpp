@@ -457,6 +457,17 @@ class Runner {
     const std::size_t at = position_[i];
     const EagerForm& form = trace_.eager[i];
     if (form.kind == EagerForm::Kind::kPartOfCall) return 0;  // its function's last node computes it all
+    // The program's call can read a value other than the node's inputs (the
+    // argument of np.linalg.norm, whose steps are the node's inputs), which
+    // a kernel may have kept in registers: computed here first.
+    for (int arg : form.arg_nodes) {
+      if (arg < 0 || trace_.objects[static_cast<std::size_t>(arg)]) continue;
+      if (run_node(arg, flags, ignored, reporting) < 0) return -1;
+      if (!trace_.objects[static_cast<std::size_t>(arg)]) {
+        PyErr_SetString(PyExc_SystemError, "npython: a value a NumPy call reads was not computed");
+        return -1;
+      }
+    }
     std::feclearexcept(FE_ALL_EXCEPT);
     PyObject* value = nullptr;
     if (form.kind == EagerForm::Kind::kBinaryOperator &&
