@@ -261,7 +261,9 @@ bool is_numpy_pair(PyObject* left, PyObject* right) {
                                            PyObject* kwnames, const numpy_shim::Location& where, PyObject** sp) {
   bool lazy_args = false;
   for (int i = 0; i < total_args; ++i) lazy_args = lazy_args || numpy_shim::is_lazy(args[i]);
-  if (!lazy_args && numpy_shim::call_keeps_region_pending(callable, kwnames)) return 0;
+  if (!lazy_args && numpy_shim::call_keeps_region_pending(callable, total_args > 0 ? args[0] : nullptr, kwnames)) {
+    return 0;
+  }
   const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);
   if (fallback) numpy_shim::note_fallback(callable, where);
   const numpy_shim::Reason reason = fallback                           ? numpy_shim::Reason::k_fallback

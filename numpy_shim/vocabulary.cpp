@@ -204,15 +204,34 @@ const char* module_of(PyObject* callable) {
   return name;
 }
 
-// A builtin that cannot look at frames or write into arrays.
-bool builtin_leaves_region_alone(PyObject* callable) {
+// Whether `o` is the warnings module's filters list.
+bool is_warnings_filters(PyObject* o) {
+  static PyObject* module_name = PyUnicode_InternFromString("warnings");
+  PyObject* warnings = module_name ? PyImport_GetModule(module_name) : nullptr;
+  if (!warnings) {
+    PyErr_Clear();
+    return false;
+  }
+  PyObject* filters = PyObject_GetAttrString(warnings, "filters");
+  PyErr_Clear();
+  const bool same = filters == o;
+  Py_XDECREF(filters);
+  Py_DECREF(warnings);
+  return same;
+}
+
+// A builtin that cannot look at frames or write into arrays, and whose
+// effects need not come after the warnings of a pending region: no output
+// (print, methods of io's streams) and no change to warnings.filters.
+bool builtin_leaves_region_alone(PyObject* callable, PyObject* first_arg) {
   if (PyType_Check(callable)) {
     return !PyType_HasFeature(reinterpret_cast<PyTypeObject*>(callable), Py_TPFLAGS_HEAPTYPE) &&
            reinterpret_cast<PyObject*>(callable) != reinterpret_cast<PyObject*>(g_ndarray_type);
   }
   if (Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
-    const char* owner = PyDescr_TYPE(callable)->tp_name;
-    return std::strncmp(owner, "numpy.", 6) != 0;
+    const PyTypeObject* owner = PyDescr_TYPE(callable);
+    if (std::strncmp(owner->tp_name, "numpy.", 6) == 0 || std::strncmp(owner->tp_name, "_io.", 4) == 0) return false;
+    return !(owner == &PyList_Type && first_arg && is_warnings_filters(first_arg));
   }
   const char* module_name = module_of(callable);
   if (!module_name) return false;
@@ -223,6 +242,7 @@ bool builtin_leaves_region_alone(PyObject* callable) {
                                       "__import__", "compile", "setattr", "delattr"}) {
     if (std::strcmp(name, looks_at_frames) == 0) return false;
   }
+  if (std::strcmp(name, "print") == 0) return false;  // output
   return true;
 }
 
@@ -267,8 +287,8 @@ bool reads_clock(PyObject* callable) {
   return module_name && std::strcmp(module_name, "time") == 0;
 }
 
-bool call_keeps_region_pending(PyObject* callable, PyObject* kwnames) {
-  return builtin_leaves_region_alone(callable) || numpy_call_is_quiet(callable, kwnames);
+bool call_keeps_region_pending(PyObject* callable, PyObject* first_arg, PyObject* kwnames) {
+  return builtin_leaves_region_alone(callable, first_arg) || numpy_call_is_quiet(callable, kwnames);
 }
 
 PyObject* ufunc_of(jit::Op op) { return tables().ufuncs[static_cast<int>(op)]; }

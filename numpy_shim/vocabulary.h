@@ -57,8 +57,12 @@ bool is_numpy_callable(PyObject* callable);
 // while a region is pending: a builtin that cannot look at frames or write
 // into arrays, or a NumPy call that writes into no existing array (no
 // `out=`, nothing like np.copyto) and never warns (so warnings keep the
-// program's order). Anything else computes the region first.
-bool call_keeps_region_pending(PyObject* callable, PyObject* kwnames);
+// program's order). Anything else computes the region first, and so do
+// calls whose effects the region's warnings must come before: output
+// (print, a stream's methods) and changes to warnings.filters in place (a
+// list method called on it: `first_arg`, the call's first argument, or
+// nullptr).
+bool call_keeps_region_pending(PyObject* callable, PyObject* first_arg, PyObject* kwnames);
 
 // Whether `callable` is a function of module time (perf_counter, time,
 // sleep, ...). A call to one computes everything pending first, as python3
