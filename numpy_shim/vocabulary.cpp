@@ -207,12 +207,13 @@ const char* module_of(PyObject* callable) {
 // Whether `o` is the warnings module's filters list.
 bool is_warnings_filters(PyObject* o) {
   static PyObject* module_name = PyUnicode_InternFromString("warnings");
+  static PyObject* filters_name = PyUnicode_InternFromString("filters");
   PyObject* warnings = module_name ? PyImport_GetModule(module_name) : nullptr;
   if (!warnings) {
     PyErr_Clear();
     return false;
   }
-  PyObject* filters = PyObject_GetAttrString(warnings, "filters");
+  PyObject* filters = filters_name ? PyObject_GetAttr(warnings, filters_name) : nullptr;
   PyErr_Clear();
   const bool same = filters == o;
   Py_XDECREF(filters);
