@@ -501,8 +501,9 @@ struct Loop {
 
   // Runs elements [lo, hi) of the innermost dimension at outer multi-index
   // `index` (shape.size() - 1 entries).
+  // `outputs_to`: where each output's elements go instead (null: in place).
   void span(const std::int64_t* index, std::int64_t lo, std::int64_t hi, Accumulators& acc, Scratch& s,
-            char* const* sums_out = nullptr) const {
+            char* const* sums_out = nullptr, char* const* outputs_to = nullptr) const {
     const std::size_t rank = shape.size();
     const std::size_t nin = inputs.size();
     const std::size_t nout = outputs.size();
@@ -528,7 +529,7 @@ struct Loop {
       char* p = outputs[o].data + lo * out_strides[o][rank - 1];
       for (std::size_t d = 0; d + 1 < rank; ++d) p += index[d] * out_strides[o][d];
       out_at[o] = p;
-      slots[nin + o] = scattered[o] ? s.unpacked[o] : p;
+      slots[nin + o] = outputs_to && outputs_to[o] ? outputs_to[o] : scattered[o] ? s.unpacked[o] : p;
     }
     const int lanes = kernel.lanes;
     const std::int64_t n = hi - lo;
@@ -537,7 +538,7 @@ struct Loop {
     const std::int64_t rem = n - full * lanes;
     if (rem) tail_vector(slots, full, rem, acc, s, lo + full * lanes);
     for (std::size_t o = 0; o < nout; ++o) {
-      if (scattered[o]) {
+      if (scattered[o] && !(outputs_to && outputs_to[o])) {
         unpack(out_at[o], out_strides[o][rank - 1], s.unpacked[o], n, itemsize(outputs[o].dtype));
       }
     }
@@ -1983,6 +1984,8 @@ bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& o
   // saves a quarter of an element-wise product's memory traffic.
   constexpr std::int64_t kStreamingBytes = std::int64_t{64} << 20;
   if (!reductions.empty() || outputs.empty()) return false;
+  // Those go through scratch first.
+  if (std::any_of(outputs.begin(), outputs.end(), [](const LoopOutput& out) { return out.read_nearby; })) return false;
   // Rows that end in a partial vector are finished by ordinary stores,
   // which would first read back from memory each line the streaming ones
   // had just sent there.
@@ -2347,9 +2350,82 @@ int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopI
                                     : run_input_sums_of<float>(shape, reduced_dims, inputs, reductions);
 }
 
+// An element-wise loop of one dimension whose read_nearby outputs inputs
+// read within a span of where each element goes. Each thread takes a run
+// of spans and first computes all of them, writing nothing: its first and
+// last spans into scratch they keep (those read the neighbouring threads'
+// spans), the others only for the floating-point flags they raise. After a
+// barrier, should any thread have raised one of `stop_flags`, nothing is
+// written (the caller runs the work again through NumPy, which reads the
+// values as they were). Otherwise each span between the first and the last
+// is computed again into scratch and the one before it written, so that a
+// span is written once the spans on either side of it, which read it, are
+// computed; the first and last spans are written at the end. The values
+// are NumPy's, which computes the whole value before it assigns it.
+int run_after_reads(const Loop& loop, std::int64_t n, int threads, int stop_flags) {
+  const std::size_t nout = loop.outputs.size();
+  const std::int64_t spans = (n + kSpan - 1) / kSpan;
+  std::atomic<int> flags{0};
+#pragma omp parallel num_threads(threads)
+  {
+    std::feclearexcept(kFpFlags);
+    Accumulators acc;
+    Scratch scratch = loop.make_scratch();
+    const std::int64_t thread = omp_get_thread_num();
+    const std::int64_t team = omp_get_num_threads();
+    const std::int64_t first = spans * thread / team;
+    const std::int64_t end = spans * (thread + 1) / team;
+    // Per read_nearby output, four spans of scratch: the first span's, the
+    // last span's, and two taken in turn by the spans between.
+    constexpr int kBuffers = 4;
+    std::vector<std::vector<Vector>> buffers(nout);
+    for (std::size_t o = 0; o < nout; ++o) {
+      if (loop.outputs[o].read_nearby) {
+        buffers[o].resize(kBuffers * kSpan * itemsize(loop.outputs[o].dtype) / sizeof(Vector));
+      }
+    }
+    auto buffer = [&](std::size_t o, int b) {
+      return buffers[o].empty() ? nullptr
+                                : reinterpret_cast<char*>(buffers[o].data()) + b * kSpan * itemsize(loop.outputs[o].dtype);
+    };
+    const std::int64_t no_index = 0;
+    auto compute = [&](std::int64_t span, int b) {
+      char* to[kMaxSlots];
+      for (std::size_t o = 0; o < nout; ++o) to[o] = buffer(o, b);
+      loop.span(&no_index, span * kSpan, std::min(n, (span + 1) * kSpan), acc, scratch, nullptr, to);
+    };
+    auto write = [&](std::int64_t span, int b) {
+      const std::int64_t lo = span * kSpan;
+      const std::int64_t count = std::min(n, lo + kSpan) - lo;
+      for (std::size_t o = 0; o < nout; ++o) {
+        const int size = itemsize(loop.outputs[o].dtype);
+        if (!buffers[o].empty()) std::memcpy(loop.outputs[o].data + lo * size, buffer(o, b), count * size);
+      }
+    };
+    if (first < end) compute(first, 0);
+    if (end - 1 > first) compute(end - 1, 1);
+    if (stop_flags) {
+      for (std::int64_t span = first + 1; span + 1 < end; ++span) compute(span, 2);
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+#pragma omp barrier
+    if (!(flags.load() & stop_flags)) {
+      for (std::int64_t span = first + 1; span + 1 < end; ++span) {
+        compute(span, 2 + static_cast<int>(span & 1));
+        if (span - 1 > first) write(span - 1, 2 + static_cast<int>((span - 1) & 1));
+      }
+      if (end - 2 > first) write(end - 2, 2 + static_cast<int>((end - 2) & 1));
+      if (first < end) write(first, 0);
+      if (end - 1 > first) write(end - 1, 1);
+      flags.fetch_or(std::fetestexcept(kFpFlags));
+    }
+  }
+  return flags.load();
+}
+
 int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
                const std::vector<LoopInput>& loop_inputs, const std::vector<LoopOutput>& loop_outputs,
-               const std::vector<LoopReduction>& reductions, bool stops_when_known) {
+               const std::vector<LoopReduction>& reductions, bool stops_when_known, int stop_flags) {
   // A 0-d loop is a 1-d loop of one element.
   Shape shape = loop_shape.empty() ? Shape{1} : loop_shape;
   std::vector<LoopInput> inputs = loop_inputs;
@@ -2406,6 +2482,11 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
                            reductions.empty() && total > 0 &&
                            !outputs_overlap_inputs(shape, inputs, outputs, loop.out_strides);
   const int threads = total < kMinParallelWork ? 1 : host_threads();
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    if (!outputs[o].read_nearby) continue;
+    if (r != 1 || !reductions.empty() || kernel.row_results || loop.scattered[o]) return -1;
+    return run_after_reads(loop, shape[0], threads, stop_flags);
+  }
   if (total == 0) {
     // Empty loop: reductions still produce their identities.
     const std::int64_t outer = r - reduced > 0 ? element_count(Shape(shape.begin(), shape.end() - reduced)) : 1;

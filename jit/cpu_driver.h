@@ -32,7 +32,17 @@ struct LoopOutput {
   char* data = nullptr;  // a new C-contiguous array of the loop's shape
   DType dtype = DType::kFloat64;
   std::vector<std::int64_t> strides;  // bytes, one per loop dimension (set by order_loop)
+  // The output is memory that inputs read too, each element's reads within
+  // kNearbyReadBytes of where it goes (u[1:-1] = u[:-2] + u[2:]): elements
+  // are computed into scratch and written only once every element that
+  // reads their old value is computed. Element-wise loops of one dimension
+  // only (run_kernel returns -1 for others).
+  bool read_nearby = false;
 };
+
+// How far from an element of a LoopOutput::read_nearby output the inputs
+// may read: no further than a span of the driver's, whatever the item size.
+inline constexpr std::int64_t kNearbyReadBytes = 4096;
 
 struct LoopReduction {
   Op op = Op::sum;
@@ -173,10 +183,12 @@ inline constexpr int kNumpyFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW |
 // work raised on any thread. `stops_when_known`: the kernel computes any or
 // all of values whose computing NumPy never reports (OpInfo::quiet) and
 // writes nothing else, so that a reduction over the whole loop may stop
-// once its result is known.
+// once its result is known. `stop_flags`: flags which, raised, leave
+// LoopOutput::read_nearby outputs as they were (their old values are what
+// NumPy reads when the caller runs the work again to report them).
 int run_kernel(const Kernel& kernel, const Shape& shape, int reduced_dims,
                const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
-               const std::vector<LoopReduction>& reductions, bool stops_when_known = false);
+               const std::vector<LoopReduction>& reductions, bool stops_when_known = false, int stop_flags = 0);
 
 // How each input of a staged reduction over (K, N, J) lies: which of its
 // strides are zero, and whether its points lie one item apart.

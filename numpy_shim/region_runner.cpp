@@ -117,6 +117,20 @@ bool arrays_overlap(PyArrayObject* a, PyArrayObject* b) {
   return a_low < b_high && b_low < a_high;
 }
 
+// Whether `read`, overlapping the C-contiguous `part`, is `part` moved by a
+// few bytes (u[2:] against u[1:-1]): C-contiguous too, of its shape and
+// item size, so that each element lies kNearbyReadBytes or less from the
+// element of `part` of the same index (jit::LoopOutput::read_nearby).
+bool reads_nearby(PyArrayObject* part, PyArrayObject* read) {
+  const int rank = PyArray_NDIM(part);
+  if (!PyArray_IS_C_CONTIGUOUS(read) || PyArray_NDIM(read) != rank || PyArray_ITEMSIZE(read) != PyArray_ITEMSIZE(part) ||
+      !std::equal(PyArray_DIMS(part), PyArray_DIMS(part) + rank, PyArray_DIMS(read))) {
+    return false;
+  }
+  const std::ptrdiff_t apart = PyArray_BYTES(read) - PyArray_BYTES(part);
+  return apart <= jit::kNearbyReadBytes && -apart <= jit::kNearbyReadBytes;
+}
+
 // The node computed as eager NumPy computes it: the same call, operator or
 // method on the same objects.
 PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
@@ -392,8 +406,10 @@ class Runner {
   // fused step `step`, whose loop reads `read`: only in the region's last
   // step (nothing after it may see the part change, or fail once it has),
   // with the part laid out as kernels write (C order, the node's dtype and
-  // shape), and sharing no memory with what the step reads, else the value
-  // goes through a temporary, as in NumPy.
+  // shape), and sharing no memory with what the step reads but the part
+  // itself moved by a few bytes (StoreTarget::read_nearby: the driver writes
+  // each element once what reads it is computed), else the value goes
+  // through a temporary, as in NumPy.
   bool into_target(const jit::CachedPlan& plan, std::size_t step, const std::vector<PyObject*>& read) {
     const jit::Group& group = plan.steps[step].group;
     if (!target_ || step + 1 != plan.steps.size() ||
@@ -418,13 +434,53 @@ class Runner {
       target_->not_stored = differs;
       return false;
     }
+    target_->read_nearby = false;
     for (PyObject* array : read) {
-      if (arrays_overlap(part, reinterpret_cast<PyArrayObject*>(array))) {
+      auto* a = reinterpret_cast<PyArrayObject*>(array);
+      if (!arrays_overlap(part, a)) continue;
+      if (!group.reductions.empty() || !reads_nearby(part, a)) {
         target_->not_stored = "the target overlaps what the last step reads";
         return false;
       }
+      target_->read_nearby = true;
     }
     return true;
+  }
+
+  // The driver writes a target that the loop reads nearby in loops of one
+  // dimension only: in others the value goes to a new array (a temporary,
+  // which NumPy assigns). false, with an exception, when none can be made.
+  bool to_temporary_unless_flat(const jit::Shape& loop_shape, std::vector<jit::LoopOutput>& outputs,
+                                std::vector<PyObject*>& made) {
+    for (std::size_t o = 0; o < outputs.size(); ++o) {
+      if (!outputs[o].read_nearby || loop_shape.size() == 1) continue;
+      const jit::Node& node = nodes_[target_->node];
+      std::vector<npy_intp> dims(node.shape.begin(), node.shape.end());
+      PooledOutputs pooled;
+      PyObject* a = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(node.dtype));
+      if (!a) {
+        for (PyObject* m : made) Py_DECREF(m);
+        made.clear();
+        return false;
+      }
+      Py_SETREF(made[o], a);
+      outputs[o].data = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a)));
+      outputs[o].read_nearby = false;
+      target_->read_nearby = false;
+      target_->not_stored = "the target overlaps what the last step reads, in a loop of more than one dimension";
+    }
+    return true;
+  }
+
+  // Whether the group's work may raise floating-point flags: a member
+  // makes floats or reads them (integer work raises none).
+  bool touches_floats(const jit::Group& group) const {
+    return std::any_of(group.members.begin(), group.members.end(), [&](int m) {
+      const jit::Node& node = nodes_[m];
+      return jit::is_float(node.dtype) || std::any_of(std::begin(node.inputs), std::end(node.inputs), [&](int in) {
+               return in >= 0 && jit::is_float(nodes_[in].dtype);
+             });
+    });
   }
 
   bool is_dead_temporary(int node, std::size_t at) const {
@@ -721,7 +777,8 @@ class Runner {
         a = new_array(group.shape, nodes_[o].dtype);
       }
       if (!a) break;
-      outputs.push_back({static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a))), nodes_[o].dtype, {}});
+      outputs.push_back({static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a))), nodes_[o].dtype, {},
+                         store && o == target_->node && target_->read_nearby});
     }
     std::vector<jit::LoopReduction> reductions;
     for (int r : group.reductions) {
@@ -763,6 +820,10 @@ class Runner {
     jit::KernelOptions options;
     if (!summed_inputs) {
       jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices);
+      if (!to_temporary_unless_flat(loop_shape, outputs, made)) {
+        release();
+        return -1;
+      }
       options.leaf_sums = jit::fits_leaf_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
       options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions, backend.lanes(group));
       options.row_results = !options.leaf_sums && jit::fits_row_results(loop_shape, reduced_dims, inputs, outputs,
@@ -776,7 +837,8 @@ class Runner {
       const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs), options);
       // any and all may stop early where NumPy would warn of nothing left undone.
       const bool stops_when_known = outputs.empty() && group.quiet;
-      flags = kernel ? jit::run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions, stops_when_known)
+      flags = kernel ? jit::run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions, stops_when_known,
+                                       touches_floats(group) ? reported_flags() : 0)
                      : -1;
     }
     if (flags < 0) {  // not compiled, or too many operands for the driver
@@ -855,8 +917,11 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
   t_running = false;
   if (target) {
     target->stored = status == 0 && trace.objects[target->node] == target->part;
-    const std::string outcome = target->stored ? "computed straight into the assignment's target"
-                                               : std::string("assigned through a temporary: ") + target->not_stored;
+    const std::string outcome =
+        !target->stored        ? std::string("assigned through a temporary: ") + target->not_stored
+        : target->read_nearby ? "computed into the assignment's target, which it reads: each span written once "
+                                "the spans that read it are computed"
+                              : "computed straight into the assignment's target";
     static Counter& stores = counter("jit.stores_into_target");
     if (target->stored) stores.add();
     why += "; " + outcome;

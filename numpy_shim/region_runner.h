@@ -17,6 +17,7 @@ struct StoreTarget {
   PyObject* part = nullptr;  // borrowed: the ndarray view `u[1:-1]`
   // Set by run_trace: the part holds the node's value; else why not.
   bool stored = false;
+  bool read_nearby = false;  // the last step reads the part itself, a few bytes apart
   const char* not_stored = "";
 };
 

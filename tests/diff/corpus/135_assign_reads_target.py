@@ -1,0 +1,90 @@
+# Slice assignments whose value reads the target itself a few elements
+# apart (u[1:-1] = f(u[:-2], u[1:-1], u[2:])): NumPy computes the whole value
+# before it assigns it, so every element reads old values. npython writes
+# such a target span by span, each once the spans that read it are computed
+# (up to 4,096 bytes apart); further apart, or not laid out alike, the value
+# goes through a temporary. Lengths around the 4,096-element spans and the
+# threads' shares, shifts both ways (up to and past 4,096 bytes), several
+# dtypes, and the FP warnings of such an assignment (NumPy computes it again
+# from the old values to report them). Values by checksum of
+# every byte. In a function: evaluated frames only.
+import numpy as np
+
+from corpus_digest import show
+
+
+def stencil(u, steps):
+    for _ in range(steps):
+        u[1:-1] = u[1:-1] + 0.25 * (u[2:] - 2 * u[1:-1] + u[:-2])
+    return u
+
+
+def shifted(u, k, steps):
+    n = u.shape[0]
+    for _ in range(steps):
+        u[k:n - k] = u[2 * k:] * 3 - u[:n - 2 * k] + u[k:n - k]  # reads both ways
+    return u
+
+
+def ahead(u, k):
+    u[:-k] = u[k:] + 1  # reads ahead of each element
+    return u
+
+
+def behind(u, k):
+    u[k:] = u[:-k] + 1  # reads behind each element
+    return u
+
+
+def main():
+    rng = np.random.default_rng(135)
+    for n in (2050, 4096, 8191, 8193, 32770, 65539, 262147, 1 << 20):
+        u = rng.standard_normal(n)
+        show(f"stencil float64 {n}", stencil(u, 5))
+        v = rng.standard_normal(n).astype(np.float32)
+        show(f"stencil float32 {n}", stencil(v, 5))
+    for dtype in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8):
+        size = np.dtype(dtype).itemsize
+        for k in (1, 3, 64, 4096 // size - 1, 4096 // size, 4096 // size + 1, 5000):
+            u = (rng.standard_normal(300_001) * 40).astype(dtype)
+            name = f"{np.dtype(dtype).name} k={k}"
+            show(f"shifted {name}", shifted(u.copy(), k, 3))
+            show(f"ahead {name}", ahead(u.copy(), k))
+            show(f"behind {name}", behind(u.copy(), k))
+    # In place, through another view of the same memory, and with an input
+    # that lies elsewhere.
+    u = rng.standard_normal(200_000)
+    w = rng.standard_normal(200_000)
+    u[1:-1] *= u[2:]
+    show("in place *= u[2:]", u)
+    u[2:] += u[:-2] * w[2:]
+    show("+= u[:-2] * w", u)
+    bits = u.view(np.int64)
+    bits[1:] = bits[:-1] ^ 0x1
+    show("int64 view of float64 memory", u)
+    # A 2-D array's rows (C-contiguous: one flat loop), and its columns
+    # (not contiguous: through a temporary).
+    g = rng.standard_normal((1000, 300))
+    g[1:-1] = (g[:-2] + g[2:]) * 0.5
+    show("rows of a 2-D array", g)
+    g[:, 1:-1] = (g[:, :-2] + g[:, 2:]) * 0.5
+    show("columns of a 2-D array", g)
+    # Overflow in such an assignment warns once, as NumPy does, and under
+    # errstate(over='raise') leaves the target as it was.
+    # (Every other element overflows: values computed from elements already
+    # assigned would differ.)
+    big = np.repeat(1e306, 100_000)  # made by NumPy: not a lazy value
+    big[::2] = 1.0
+    big[1:-1] = big[2:] * 1000 + big[:-2]
+    show("overflowed", big)
+    keep = np.repeat(1e306, 100_000)
+    keep[::2] = 1.0
+    with np.errstate(over="raise"):
+        try:
+            keep[1:-1] = keep[2:] * 1000 + keep[:-2]
+        except FloatingPointError as e:
+            print("raised:", e)
+    show("kept", keep)
+
+
+main()
