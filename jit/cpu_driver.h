@@ -33,7 +33,8 @@ struct LoopOutput {
   DType dtype = DType::kFloat64;
   std::vector<std::int64_t> strides;  // bytes, one per loop dimension (set by order_loop)
   // The output is memory that inputs read too, each element's reads within
-  // kNearbyReadBytes of where it goes (u[1:-1] = u[:-2] + u[2:]): elements
+  // kNearbyReadElements of its own elements from where it goes (u[1:-1] =
+  // u[:-2] + u[2:], or rows above and below in a 2-D array): elements
   // are computed into scratch and written only once every element that
   // reads their old value is computed. Element-wise loops of one dimension
   // only (run_kernel returns -1 for others).
@@ -41,8 +42,9 @@ struct LoopOutput {
 };
 
 // How far from an element of a LoopOutput::read_nearby output the inputs
-// may read: no further than a span of the driver's, whatever the item size.
-inline constexpr std::int64_t kNearbyReadBytes = 4096;
+// may read, in elements of the output: no further than a span of the
+// driver's.
+inline constexpr std::int64_t kNearbyReadElements = 4096;
 
 struct LoopReduction {
   Op op = Op::sum;

@@ -119,8 +119,8 @@ bool arrays_overlap(PyArrayObject* a, PyArrayObject* b) {
 
 // Whether `read`, overlapping the C-contiguous `part`, is `part` moved by a
 // few bytes (u[2:] against u[1:-1]): C-contiguous too, of its shape and
-// item size, so that each element lies kNearbyReadBytes or less from the
-// element of `part` of the same index (jit::LoopOutput::read_nearby).
+// item size, so that each element lies kNearbyReadElements or less from
+// the element of `part` of the same index (jit::LoopOutput::read_nearby).
 bool reads_nearby(PyArrayObject* part, PyArrayObject* read) {
   const int rank = PyArray_NDIM(part);
   if (!PyArray_IS_C_CONTIGUOUS(read) || PyArray_NDIM(read) != rank || PyArray_ITEMSIZE(read) != PyArray_ITEMSIZE(part) ||
@@ -128,7 +128,8 @@ bool reads_nearby(PyArrayObject* part, PyArrayObject* read) {
     return false;
   }
   const std::ptrdiff_t apart = PyArray_BYTES(read) - PyArray_BYTES(part);
-  return apart <= jit::kNearbyReadBytes && -apart <= jit::kNearbyReadBytes;
+  const std::ptrdiff_t reach = jit::kNearbyReadElements * PyArray_ITEMSIZE(part);
+  return apart <= reach && -apart <= reach;
 }
 
 // The node computed as eager NumPy computes it: the same call, operator or

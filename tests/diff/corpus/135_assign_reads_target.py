@@ -2,9 +2,9 @@
 # apart (u[1:-1] = f(u[:-2], u[1:-1], u[2:])): NumPy computes the whole value
 # before it assigns it, so every element reads old values. npython writes
 # such a target span by span, each once the spans that read it are computed
-# (up to 4,096 bytes apart); further apart, or not laid out alike, the value
-# goes through a temporary. Lengths around the 4,096-element spans and the
-# threads' shares, shifts both ways (up to and past 4,096 bytes), several
+# (up to 4,096 elements apart); further apart, or not laid out alike, the
+# value goes through a temporary. Lengths around the 4,096-element spans and
+# the threads' shares, shifts both ways (up to and past 4,096 elements), several
 # dtypes, and the FP warnings of such an assignment (NumPy computes it again
 # from the old values to report them). Values by checksum of
 # every byte. In a function: evaluated frames only.
@@ -44,8 +44,7 @@ def main():
         v = rng.standard_normal(n).astype(np.float32)
         show(f"stencil float32 {n}", stencil(v, 5))
     for dtype in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8):
-        size = np.dtype(dtype).itemsize
-        for k in (1, 3, 64, 4096 // size - 1, 4096 // size, 4096 // size + 1, 5000):
+        for k in (1, 3, 64, 4095, 4096, 4097, 6000):
             u = (rng.standard_normal(300_001) * 40).astype(dtype)
             name = f"{np.dtype(dtype).name} k={k}"
             show(f"shifted {name}", shifted(u.copy(), k, 3))
@@ -64,9 +63,10 @@ def main():
     show("int64 view of float64 memory", u)
     # A 2-D array's rows (C-contiguous: one flat loop), and its columns
     # (not contiguous: through a temporary).
-    g = rng.standard_normal((1000, 300))
-    g[1:-1] = (g[:-2] + g[2:]) * 0.5
-    show("rows of a 2-D array", g)
+    for rows, columns in ((1000, 300), (300, 4096), (200, 4097)):
+        g = rng.standard_normal((rows, columns))
+        g[1:-1] = (g[:-2] + g[2:]) * 0.5
+        show(f"rows of a 2-D array {rows} x {columns}", g)
     g[:, 1:-1] = (g[:, :-2] + g[:, 2:]) * 0.5
     show("columns of a 2-D array", g)
     # Overflow in such an assignment warns once, as NumPy does, and under
