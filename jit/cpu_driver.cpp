@@ -2351,21 +2351,29 @@ int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopI
                                     : run_input_sums_of<float>(shape, reduced_dims, inputs, reductions);
 }
 
-// An element-wise loop of one dimension whose read_nearby outputs inputs
-// read within a span of where each element goes. Each thread takes a run
-// of spans and first computes all of them, writing nothing: its first and
-// last spans into scratch they keep (those read the neighbouring threads'
-// spans), the others only for the floating-point flags they raise. After a
-// barrier, should any thread have raised one of `stop_flags`, nothing is
+// An element-wise loop whose read_nearby outputs inputs read close to
+// where each element goes, cut into pieces in the order of memory: spans of
+// kSpan elements (one dimension), or as many whole rows as make kSpan
+// elements or more (two). Each piece's reads lie in it and the pieces
+// either side (LoopOutput::read_nearby). Each thread takes a run of pieces
+// and first computes all of them, writing nothing: its first and last
+// pieces into scratch they keep (those read the neighbouring threads'
+// pieces), the others only for the floating-point flags they raise. After
+// a barrier, should any thread have raised one of `stop_flags`, nothing is
 // written (the caller runs the work again through NumPy, which reads the
-// values as they were). Otherwise each span between the first and the last
-// is computed again into scratch and the one before it written, so that a
-// span is written once the spans on either side of it, which read it, are
-// computed; the first and last spans are written at the end. The values
-// are NumPy's, which computes the whole value before it assigns it.
-int run_after_reads(const Loop& loop, std::int64_t n, int threads, int stop_flags) {
+// values as they were). Otherwise each piece between the first and the
+// last is computed again into scratch and the one before it written, so
+// that a piece is written once the pieces on either side of it, which read
+// it, are computed; the first and last pieces are written at the end. The
+// values are NumPy's, which computes the whole value before it assigns it.
+int run_after_reads(const Loop& loop, const Shape& shape, int threads, int stop_flags) {
   const std::size_t nout = loop.outputs.size();
-  const std::int64_t spans = (n + kSpan - 1) / kSpan;
+  const bool rows = shape.size() == 2;
+  const std::int64_t height = rows ? shape[0] : 1;
+  const std::int64_t width = shape.back();
+  const std::int64_t piece_rows = rows ? (kSpan + width - 1) / width : 1;
+  const std::int64_t piece_elements = rows ? piece_rows * width : kSpan;
+  const std::int64_t pieces = rows ? (height + piece_rows - 1) / piece_rows : (width + kSpan - 1) / kSpan;
   std::atomic<int> flags{0};
 #pragma omp parallel num_threads(threads)
   {
@@ -2374,46 +2382,69 @@ int run_after_reads(const Loop& loop, std::int64_t n, int threads, int stop_flag
     Scratch scratch = loop.make_scratch();
     const std::int64_t thread = omp_get_thread_num();
     const std::int64_t team = omp_get_num_threads();
-    const std::int64_t first = spans * thread / team;
-    const std::int64_t end = spans * (thread + 1) / team;
-    // Per read_nearby output, four spans of scratch: the first span's, the
-    // last span's, and two taken in turn by the spans between.
+    const std::int64_t first = pieces * thread / team;
+    const std::int64_t end = pieces * (thread + 1) / team;
+    // Per read_nearby output, four pieces of scratch: the first piece's, the
+    // last piece's, and two taken in turn by the pieces between.
     constexpr int kBuffers = 4;
     std::vector<std::vector<Vector>> buffers(nout);
     for (std::size_t o = 0; o < nout; ++o) {
       if (loop.outputs[o].read_nearby) {
-        buffers[o].resize(kBuffers * kSpan * itemsize(loop.outputs[o].dtype) / sizeof(Vector));
+        const std::int64_t bytes = kBuffers * piece_elements * itemsize(loop.outputs[o].dtype);
+        buffers[o].resize(static_cast<std::size_t>((bytes + sizeof(Vector) - 1) / sizeof(Vector)));
       }
     }
     auto buffer = [&](std::size_t o, int b) {
-      return buffers[o].empty() ? nullptr
-                                : reinterpret_cast<char*>(buffers[o].data()) + b * kSpan * itemsize(loop.outputs[o].dtype);
+      return buffers[o].empty()
+                 ? nullptr
+                 : reinterpret_cast<char*>(buffers[o].data()) + b * piece_elements * itemsize(loop.outputs[o].dtype);
     };
-    const std::int64_t no_index = 0;
-    auto compute = [&](std::int64_t span, int b) {
-      char* to[kMaxSlots];
-      for (std::size_t o = 0; o < nout; ++o) to[o] = buffer(o, b);
-      loop.span(&no_index, span * kSpan, std::min(n, (span + 1) * kSpan), acc, scratch, nullptr, to);
+    // Rows [first_row, end_row) of the piece, and elements [lo, hi) of each.
+    auto bounds = [&](std::int64_t piece, std::int64_t& first_row, std::int64_t& end_row, std::int64_t& lo,
+                      std::int64_t& hi) {
+      first_row = rows ? piece * piece_rows : 0;
+      end_row = rows ? std::min(height, first_row + piece_rows) : 1;
+      lo = rows ? 0 : piece * kSpan;
+      hi = rows ? width : std::min(width, lo + kSpan);
     };
-    auto write = [&](std::int64_t span, int b) {
-      const std::int64_t lo = span * kSpan;
-      const std::int64_t count = std::min(n, lo + kSpan) - lo;
+    auto compute = [&](std::int64_t piece, int b) {
+      std::int64_t first_row, end_row, lo, hi;
+      bounds(piece, first_row, end_row, lo, hi);
+      for (std::int64_t row = first_row; row < end_row; ++row) {
+        for (std::int64_t at = lo; at < hi; at += kSpan) {  // packed inputs take a span at most
+          char* to[kMaxSlots];
+          for (std::size_t o = 0; o < nout; ++o) {
+            char* base = buffer(o, b);
+            to[o] = base ? base + ((row - first_row) * width + at - lo) * itemsize(loop.outputs[o].dtype) : nullptr;
+          }
+          loop.span(&row, at, std::min(hi, at + kSpan), acc, scratch, nullptr, to);
+        }
+      }
+    };
+    auto write = [&](std::int64_t piece, int b) {
+      std::int64_t first_row, end_row, lo, hi;
+      bounds(piece, first_row, end_row, lo, hi);
       for (std::size_t o = 0; o < nout; ++o) {
-        const int size = itemsize(loop.outputs[o].dtype);
-        if (!buffers[o].empty()) std::memcpy(loop.outputs[o].data + lo * size, buffer(o, b), count * size);
+        if (buffers[o].empty()) continue;
+        const LoopOutput& out = loop.outputs[o];
+        const int size = itemsize(out.dtype);
+        for (std::int64_t row = first_row; row < end_row; ++row) {
+          std::memcpy(out.data + row * out.row_stride + lo * size, buffer(o, b) + (row - first_row) * width * size,
+                      (hi - lo) * size);
+        }
       }
     };
     if (first < end) compute(first, 0);
     if (end - 1 > first) compute(end - 1, 1);
     if (stop_flags) {
-      for (std::int64_t span = first + 1; span + 1 < end; ++span) compute(span, 2);
+      for (std::int64_t piece = first + 1; piece + 1 < end; ++piece) compute(piece, 2);
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
 #pragma omp barrier
     if (!(flags.load() & stop_flags)) {
-      for (std::int64_t span = first + 1; span + 1 < end; ++span) {
-        compute(span, 2 + static_cast<int>(span & 1));
-        if (span - 1 > first) write(span - 1, 2 + static_cast<int>((span - 1) & 1));
+      for (std::int64_t piece = first + 1; piece + 1 < end; ++piece) {
+        compute(piece, 2 + static_cast<int>(piece & 1));
+        if (piece - 1 > first) write(piece - 1, 2 + static_cast<int>((piece - 1) & 1));
       }
       if (end - 2 > first) write(end - 2, 2 + static_cast<int>((end - 2) & 1));
       if (first < end) write(first, 0);
@@ -2485,8 +2516,8 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   const int threads = total < kMinParallelWork ? 1 : host_threads();
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     if (!outputs[o].read_nearby) continue;
-    if (r != 1 || !reductions.empty() || kernel.row_results || loop.scattered[o]) return -1;
-    return run_after_reads(loop, shape[0], threads, stop_flags);
+    if (r > 2 || !reductions.empty() || kernel.row_results || loop.scattered[o]) return -1;
+    return run_after_reads(loop, shape, threads, stop_flags);
   }
   if (total == 0) {
     // Empty loop: reductions still produce their identities.

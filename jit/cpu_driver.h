@@ -32,19 +32,24 @@ struct LoopOutput {
   char* data = nullptr;  // a new C-contiguous array of the loop's shape
   DType dtype = DType::kFloat64;
   std::vector<std::int64_t> strides;  // bytes, one per loop dimension (set by order_loop)
-  // The output is memory that inputs read too, each element's reads within
-  // kNearbyReadElements of its own elements from where it goes (u[1:-1] =
-  // u[:-2] + u[2:], or rows above and below in a 2-D array): elements
-  // are computed into scratch and written only once every element that
-  // reads their old value is computed. Element-wise loops of one dimension
-  // only (run_kernel returns -1 for others).
+  // The output is memory that inputs read too, close to where each element
+  // goes: in a loop of one dimension, within kNearbyReadElements of the
+  // output's elements (u[1:-1] = u[:-2] + u[2:]); in a loop of two, whose
+  // rows lie `row_stride` bytes apart in the output, within a row stride
+  // (u[1:-1, 1:-1] = u[:-2, 1:-1] + u[1:-1, 2:]). Elements are computed into
+  // scratch and written only once every element that reads their old value
+  // is computed. Element-wise loops only (run_kernel returns -1 for others).
   bool read_nearby = false;
+  std::int64_t row_stride = 0;
 };
 
-// How far from an element of a LoopOutput::read_nearby output the inputs
-// may read, in elements of the output: no further than a span of the
-// driver's.
+// How far from an element of a LoopOutput::read_nearby output of one
+// dimension the inputs may read, in elements of the output: no further than
+// a span of the driver's.
 inline constexpr std::int64_t kNearbyReadElements = 4096;
+// The longest rows of a LoopOutput::read_nearby output of two dimensions
+// (the driver keeps a few pieces of whole rows in scratch).
+inline constexpr std::int64_t kNearbyRowElements = 1 << 16;
 
 struct LoopReduction {
   Op op = Op::sum;

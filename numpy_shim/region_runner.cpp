@@ -117,18 +117,34 @@ bool arrays_overlap(PyArrayObject* a, PyArrayObject* b) {
   return a_low < b_high && b_low < a_high;
 }
 
-// Whether `read`, overlapping the C-contiguous `part`, is `part` moved by a
-// few bytes (u[2:] against u[1:-1]): C-contiguous too, of its shape and
-// item size, so that each element lies kNearbyReadElements or less from
-// the element of `part` of the same index (jit::LoopOutput::read_nearby).
+// Whether `part` is laid out as rows of contiguous elements, one after
+// another in memory, but not C-contiguous (u[1:-1, 1:-1]): a target the
+// driver can write row by row (jit::LoopOutput::row_stride).
+bool has_contiguous_rows(PyArrayObject* part) {
+  if (PyArray_NDIM(part) != 2 || PyArray_IS_C_CONTIGUOUS(part)) return false;
+  const npy_intp row = PyArray_DIM(part, 1) * PyArray_ITEMSIZE(part);
+  return PyArray_DIM(part, 1) > 0 && PyArray_DIM(part, 1) <= jit::kNearbyRowElements &&
+         PyArray_STRIDE(part, 1) == PyArray_ITEMSIZE(part) && PyArray_STRIDE(part, 0) >= row;
+}
+
+// Whether `read`, overlapping `part` (C-contiguous, or has_contiguous_rows),
+// is `part` moved by a few bytes (u[2:] against u[1:-1], u[:-2, 1:-1]
+// against u[1:-1, 1:-1]): of its shape, strides and item size, so that each
+// element lies near the element of `part` of the same index, no further
+// than kNearbyReadElements of its elements (C-contiguous) or a row stride
+// (jit::LoopOutput::read_nearby).
 bool reads_nearby(PyArrayObject* part, PyArrayObject* read) {
   const int rank = PyArray_NDIM(part);
-  if (!PyArray_IS_C_CONTIGUOUS(read) || PyArray_NDIM(read) != rank || PyArray_ITEMSIZE(read) != PyArray_ITEMSIZE(part) ||
-      !std::equal(PyArray_DIMS(part), PyArray_DIMS(part) + rank, PyArray_DIMS(read))) {
+  if (PyArray_NDIM(read) != rank || PyArray_ITEMSIZE(read) != PyArray_ITEMSIZE(part) ||
+      !std::equal(PyArray_DIMS(part), PyArray_DIMS(part) + rank, PyArray_DIMS(read)) ||
+      (PyArray_IS_C_CONTIGUOUS(part) ? !PyArray_IS_C_CONTIGUOUS(read)
+                                     : !std::equal(PyArray_STRIDES(part), PyArray_STRIDES(part) + rank,
+                                                   PyArray_STRIDES(read)))) {
     return false;
   }
   const std::ptrdiff_t apart = PyArray_BYTES(read) - PyArray_BYTES(part);
-  const std::ptrdiff_t reach = jit::kNearbyReadElements * PyArray_ITEMSIZE(part);
+  const std::ptrdiff_t reach = PyArray_IS_C_CONTIGUOUS(part) ? jit::kNearbyReadElements * PyArray_ITEMSIZE(part)
+                                                             : PyArray_STRIDE(part, 0);
   return apart <= reach && -apart <= reach;
 }
 
@@ -409,8 +425,9 @@ class Runner {
   // with the part laid out as kernels write (C order, the node's dtype and
   // shape), and sharing no memory with what the step reads but the part
   // itself moved by a few bytes (StoreTarget::read_nearby: the driver writes
-  // each element once what reads it is computed), else the value goes
-  // through a temporary, as in NumPy.
+  // each element once what reads it is computed, and it may write rows of
+  // the part that lie apart). Otherwise the value goes through a temporary,
+  // as in NumPy.
   bool into_target(const jit::CachedPlan& plan, std::size_t step, const std::vector<PyObject*>& read) {
     const jit::Group& group = plan.steps[step].group;
     if (!target_ || step + 1 != plan.steps.size() ||
@@ -428,7 +445,7 @@ class Runner {
     } else if (static_cast<std::size_t>(rank) != node.shape.size() ||
                !std::equal(node.shape.begin(), node.shape.end(), PyArray_DIMS(part))) {
       differs = "NumPy broadcasts the value to the target's shape";
-    } else if (!PyArray_IS_C_CONTIGUOUS(part) || !PyArray_ISALIGNED(part)) {
+    } else if ((!PyArray_IS_C_CONTIGUOUS(part) && !has_contiguous_rows(part)) || !PyArray_ISALIGNED(part)) {
       differs = "the target is not C-contiguous";
     }
     if (differs) {
@@ -445,17 +462,29 @@ class Runner {
       }
       target_->read_nearby = true;
     }
+    if (!PyArray_IS_C_CONTIGUOUS(part) && !target_->read_nearby) {
+      target_->not_stored = "the target is not C-contiguous";
+      return false;
+    }
     return true;
   }
 
   // The driver writes a target that the loop reads nearby in loops of one
-  // dimension only: in others the value goes to a new array (a temporary,
-  // which NumPy assigns). false, with an exception, when none can be made.
-  bool to_temporary_unless_flat(const jit::Shape& loop_shape, std::vector<jit::LoopOutput>& outputs,
+  // dimension (a C-contiguous target), or of two as the target's rows: in
+  // others (order_loop made the loop otherwise) the value goes to a new
+  // array (a temporary, which NumPy assigns). false, with an exception,
+  // when none can be made.
+  bool to_temporary_unless_rows(const jit::Shape& loop_shape, std::vector<jit::LoopOutput>& outputs,
                                 std::vector<PyObject*>& made) {
     for (std::size_t o = 0; o < outputs.size(); ++o) {
-      if (!outputs[o].read_nearby || loop_shape.size() == 1) continue;
+      if (!outputs[o].read_nearby) continue;
       const jit::Node& node = nodes_[target_->node];
+      auto* part = reinterpret_cast<PyArrayObject*>(target_->part);
+      if (loop_shape.size() == 1 && PyArray_IS_C_CONTIGUOUS(part)) continue;
+      if (loop_shape.size() == 2 && loop_shape == node.shape) {
+        outputs[o].row_stride = PyArray_STRIDE(part, 0);
+        continue;
+      }
       std::vector<npy_intp> dims(node.shape.begin(), node.shape.end());
       PooledOutputs pooled;
       PyObject* a = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(node.dtype));
@@ -468,7 +497,7 @@ class Runner {
       outputs[o].data = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a)));
       outputs[o].read_nearby = false;
       target_->read_nearby = false;
-      target_->not_stored = "the target overlaps what the last step reads, in a loop of more than one dimension";
+      target_->not_stored = "the target overlaps what the last step reads, in a loop not laid out as its rows";
     }
     return true;
   }
@@ -821,7 +850,7 @@ class Runner {
     jit::KernelOptions options;
     if (!summed_inputs) {
       jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices);
-      if (!to_temporary_unless_flat(loop_shape, outputs, made)) {
+      if (!to_temporary_unless_rows(loop_shape, outputs, made)) {
         release();
         return -1;
       }
@@ -920,8 +949,8 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
     target->stored = status == 0 && trace.objects[target->node] == target->part;
     const std::string outcome =
         !target->stored        ? std::string("assigned through a temporary: ") + target->not_stored
-        : target->read_nearby ? "computed into the assignment's target, which it reads: each span written once "
-                                "the spans that read it are computed"
+        : target->read_nearby ? "computed into the assignment's target, which it reads: each piece written once "
+                                "the pieces that read it are computed"
                               : "computed straight into the assignment's target";
     static Counter& stores = counter("jit.stores_into_target");
     if (target->stored) stores.add();

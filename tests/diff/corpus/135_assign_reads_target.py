@@ -1,13 +1,14 @@
 # Slice assignments whose value reads the target itself a few elements
 # apart (u[1:-1] = f(u[:-2], u[1:-1], u[2:])): NumPy computes the whole value
 # before it assigns it, so every element reads old values. npython writes
-# such a target span by span, each once the spans that read it are computed
-# (up to 4,096 elements apart); further apart, or not laid out alike, the
-# value goes through a temporary. Lengths around the 4,096-element spans and
-# the threads' shares, shifts both ways (up to and past 4,096 elements), several
-# dtypes, and the FP warnings of such an assignment (NumPy computes it again
-# from the old values to report them). Values by checksum of
-# every byte. In a function: evaluated frames only.
+# such a target piece by piece, each once the pieces that read it are
+# computed (up to 4,096 elements apart, or a row apart in a 2-D array's
+# inside); further apart, or not laid out alike, the value goes through a
+# temporary. Lengths around the 4,096-element spans and the threads' shares,
+# shifts both ways (up to and past 4,096 elements), several dtypes, and the
+# FP warnings of such an assignment (NumPy computes it again from the old
+# values to report them). Values by checksum of every byte. In a function:
+# evaluated frames only.
 import numpy as np
 
 from corpus_digest import show
@@ -69,6 +70,22 @@ def main():
         show(f"rows of a 2-D array {rows} x {columns}", g)
     g[:, 1:-1] = (g[:, :-2] + g[:, 2:]) * 0.5
     show("columns of a 2-D array", g)
+    # The inside of a 2-D array (rows that lie apart), read a row above and
+    # below and an element either side (written row by row, once the rows
+    # that read them are computed), or diagonally (further than a row:
+    # through a temporary); rows around the driver's 4,096-element spans and
+    # past its longest (65,536).
+    for rows, columns in ((2000, 300), (40, 4095), (40, 4097), (3000, 7), (5, 70_000)):
+        for dtype in (np.float64, np.float32, np.int32, np.int8):
+            g = (rng.standard_normal((rows, columns)) * 30).astype(dtype)
+            name = f"{np.dtype(dtype).name} {rows} x {columns}"
+            for _ in range(3):
+                g[1:-1, 1:-1] = g[:-2, 1:-1] + g[2:, 1:-1] - g[1:-1, :-2] + g[1:-1, 2:] // 2
+            show(f"inside, five points, {name}", g)
+            g[1:-1, 1:-1] = g[2:, 2:] - g[:-2, :-2]
+            show(f"inside, diagonals, {name}", g)
+            g[1:, :-1] -= g[:-1, 1:]
+            show(f"up and right, in place, {name}", g)
     # Overflow in such an assignment warns once, as NumPy does, and under
     # errstate(over='raise') leaves the target as it was.
     # (Every other element overflows: values computed from elements already
