@@ -2355,18 +2355,17 @@ int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopI
 // where each element goes, cut into pieces in the order of memory: spans of
 // kSpan elements (one dimension), or as many whole rows as make kSpan
 // elements or more (two). Each piece's reads lie in it and the pieces
-// either side (LoopOutput::read_nearby). Each thread takes a run of pieces
-// and first computes all of them, writing nothing: its first and last
-// pieces into scratch they keep (those read the neighbouring threads'
-// pieces), the others only for the floating-point flags they raise. After
-// a barrier, should any thread have raised one of `stop_flags`, nothing is
-// written (the caller runs the work again through NumPy, which reads the
-// values as they were). Otherwise each piece between the first and the
-// last is computed again into scratch and the one before it written, so
-// that a piece is written once the pieces on either side of it, which read
-// it, are computed; the first and last pieces are written at the end. The
-// values are NumPy's, which computes the whole value before it assigns it.
-int run_after_reads(const Loop& loop, const Shape& shape, int threads, int stop_flags) {
+// either side (LoopOutput::read_nearby). Each thread takes a run of pieces.
+// It computes its first and last pieces into scratch before any thread
+// writes (they read the neighbouring threads' pieces); after a barrier, it
+// computes each piece between them into scratch and writes the one before,
+// so that a piece is written once the pieces on either side of it, which
+// read it, are computed; the first and last pieces are written at the end.
+// The values are NumPy's, which computes the whole value before it assigns
+// it. A piece that raised one of `samples`' flags has its inputs' values
+// (still the old ones: nothing it reads is written yet) copied there.
+int run_after_reads(const Loop& loop, const Shape& shape, int threads, NearbySamples* samples) {
+  const std::size_t nin = loop.inputs.size();
   const std::size_t nout = loop.outputs.size();
   const bool rows = shape.size() == 2;
   const std::int64_t height = rows ? shape[0] : 1;
@@ -2374,10 +2373,15 @@ int run_after_reads(const Loop& loop, const Shape& shape, int threads, int stop_
   const std::int64_t piece_rows = rows ? (kSpan + width - 1) / width : 1;
   const std::int64_t piece_elements = rows ? piece_rows * width : kSpan;
   const std::int64_t pieces = rows ? (height + piece_rows - 1) / piece_rows : (width + kSpan - 1) / kSpan;
+  const int sampled_flags = samples ? samples->flags : 0;
+  // Per thread, per input: the sampled values.
+  std::vector<std::vector<std::vector<char>>> sampled(static_cast<std::size_t>(threads),
+                                                      std::vector<std::vector<char>>(nin));
   std::atomic<int> flags{0};
 #pragma omp parallel num_threads(threads)
   {
     std::feclearexcept(kFpFlags);
+    int raised = 0;
     Accumulators acc;
     Scratch scratch = loop.make_scratch();
     const std::int64_t thread = omp_get_thread_num();
@@ -2407,6 +2411,19 @@ int run_after_reads(const Loop& loop, const Shape& shape, int threads, int stop_
       lo = rows ? 0 : piece * kSpan;
       hi = rows ? width : std::min(width, lo + kSpan);
     };
+    auto sample = [&](std::int64_t piece) {
+      std::int64_t first_row, end_row, lo, hi;
+      bounds(piece, first_row, end_row, lo, hi);
+      for (std::size_t i = 0; i < nin; ++i) {
+        const LoopInput& in = loop.inputs[i];
+        const int size = itemsize(in.dtype);
+        std::vector<char>& to = sampled[static_cast<std::size_t>(thread)][i];
+        for (std::int64_t row = first_row; row < end_row; ++row) {
+          const char* at = in.data + (rows ? row * in.strides[0] : 0) + lo * in.strides.back();
+          for (std::int64_t k = lo; k < hi; ++k, at += in.strides.back()) to.insert(to.end(), at, at + size);
+        }
+      }
+    };
     auto compute = [&](std::int64_t piece, int b) {
       std::int64_t first_row, end_row, lo, hi;
       bounds(piece, first_row, end_row, lo, hi);
@@ -2419,6 +2436,11 @@ int run_after_reads(const Loop& loop, const Shape& shape, int threads, int stop_
           }
           loop.span(&row, at, std::min(hi, at + kSpan), acc, scratch, nullptr, to);
         }
+      }
+      if (std::fetestexcept(sampled_flags)) {
+        sample(piece);
+        raised |= std::fetestexcept(kFpFlags);
+        std::feclearexcept(kFpFlags);
       }
     };
     auto write = [&](std::int64_t piece, int b) {
@@ -2436,28 +2458,31 @@ int run_after_reads(const Loop& loop, const Shape& shape, int threads, int stop_
     };
     if (first < end) compute(first, 0);
     if (end - 1 > first) compute(end - 1, 1);
-    if (stop_flags) {
-      for (std::int64_t piece = first + 1; piece + 1 < end; ++piece) compute(piece, 2);
-    }
-    flags.fetch_or(std::fetestexcept(kFpFlags));
 #pragma omp barrier
-    if (!(flags.load() & stop_flags)) {
-      for (std::int64_t piece = first + 1; piece + 1 < end; ++piece) {
-        compute(piece, 2 + static_cast<int>(piece & 1));
-        if (piece - 1 > first) write(piece - 1, 2 + static_cast<int>((piece - 1) & 1));
-      }
-      if (end - 2 > first) write(end - 2, 2 + static_cast<int>((end - 2) & 1));
-      if (first < end) write(first, 0);
-      if (end - 1 > first) write(end - 1, 1);
-      flags.fetch_or(std::fetestexcept(kFpFlags));
+    for (std::int64_t piece = first + 1; piece + 1 < end; ++piece) {
+      compute(piece, 2 + static_cast<int>(piece & 1));
+      if (piece - 1 > first) write(piece - 1, 2 + static_cast<int>((piece - 1) & 1));
     }
+    if (end - 2 > first) write(end - 2, 2 + static_cast<int>((end - 2) & 1));
+    if (first < end) write(first, 0);
+    if (end - 1 > first) write(end - 1, 1);
+    flags.fetch_or(raised | std::fetestexcept(kFpFlags));
+  }
+  if (samples) {
+    samples->values.assign(nin, {});
+    for (std::size_t i = 0; i < nin; ++i) {
+      for (const auto& per_thread : sampled) {
+        samples->values[i].insert(samples->values[i].end(), per_thread[i].begin(), per_thread[i].end());
+      }
+    }
+    samples->count = nin ? static_cast<std::int64_t>(samples->values[0].size()) / itemsize(loop.inputs[0].dtype) : 0;
   }
   return flags.load();
 }
 
 int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
                const std::vector<LoopInput>& loop_inputs, const std::vector<LoopOutput>& loop_outputs,
-               const std::vector<LoopReduction>& reductions, bool stops_when_known, int stop_flags) {
+               const std::vector<LoopReduction>& reductions, bool stops_when_known, NearbySamples* samples) {
   // A 0-d loop is a 1-d loop of one element.
   Shape shape = loop_shape.empty() ? Shape{1} : loop_shape;
   std::vector<LoopInput> inputs = loop_inputs;
@@ -2517,7 +2542,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     if (!outputs[o].read_nearby) continue;
     if (r > 2 || !reductions.empty() || kernel.row_results || loop.scattered[o]) return -1;
-    return run_after_reads(loop, shape, threads, stop_flags);
+    return run_after_reads(loop, shape, threads, samples);
   }
   if (total == 0) {
     // Empty loop: reductions still produce their identities.

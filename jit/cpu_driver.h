@@ -186,16 +186,26 @@ double pairwise_sum(const double* a, std::int64_t n);
 // invalid), which run_kernel returns.
 inline constexpr int kNumpyFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
 
+// Where a loop with LoopOutput::read_nearby outputs raised some of `flags`:
+// the values its inputs had at those elements (the pieces of the loop that
+// raised them), `count` of them, in each input's dtype. The outputs are
+// written whatever the flags; an input's old values, which NumPy reads when
+// the caller runs the work again to report them, are these.
+struct NearbySamples {
+  int flags = 0;                          // in
+  std::vector<std::vector<char>> values;  // out: per input
+  std::int64_t count = 0;                 // out
+};
+
 // Runs the kernel; returns the floating-point exception flags (FE_*) the
 // work raised on any thread. `stops_when_known`: the kernel computes any or
 // all of values whose computing NumPy never reports (OpInfo::quiet) and
 // writes nothing else, so that a reduction over the whole loop may stop
-// once its result is known. `stop_flags`: flags which, raised, leave
-// LoopOutput::read_nearby outputs as they were (their old values are what
-// NumPy reads when the caller runs the work again to report them).
+// once its result is known. `samples`: for loops with read_nearby outputs.
 int run_kernel(const Kernel& kernel, const Shape& shape, int reduced_dims,
                const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
-               const std::vector<LoopReduction>& reductions, bool stops_when_known = false, int stop_flags = 0);
+               const std::vector<LoopReduction>& reductions, bool stops_when_known = false,
+               NearbySamples* samples = nullptr);
 
 // How each input of a staged reduction over (K, N, J) lies: which of its
 // strides are zero, and whether its points lie one item apart.

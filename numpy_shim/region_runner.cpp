@@ -13,6 +13,7 @@
 #include "jit/trace_log.h"
 #include "numpy_shim/errstate.h"
 #include "numpy_shim/output_memory.h"
+#include "numpy_shim/py_ref.h"
 #include "numpy_shim/sites.h"
 #include "numpy_shim/temporary_elision.h"
 #include "jit/backend.h"
@@ -321,6 +322,7 @@ class Runner {
     if (!(flags & reported_flags())) return 0;
     static Counter& reruns = counter("jit.reruns_for_fp_reports");
     reruns.add();
+    if (!nearby_samples_.empty()) return rerun_nearby_step(steps.back().group, ignored);
     if (target_) target_->not_stored = "computed again through NumPy for its floating-point reports";
     std::vector<int> order;
     for (const jit::Step& step : steps) {
@@ -428,7 +430,8 @@ class Runner {
   // each element once what reads it is computed, and it may write rows of
   // the part that lie apart). Otherwise the value goes through a temporary,
   // as in NumPy.
-  bool into_target(const jit::CachedPlan& plan, std::size_t step, const std::vector<PyObject*>& read) {
+  bool into_target(const jit::CachedPlan& plan, std::size_t step, const std::vector<PyObject*>& read,
+                   int flags_so_far) {
     const jit::Group& group = plan.steps[step].group;
     if (!target_ || step + 1 != plan.steps.size() ||
         std::find(group.outputs.begin(), group.outputs.end(), target_->node) == group.outputs.end()) {
@@ -453,10 +456,14 @@ class Runner {
       return false;
     }
     target_->read_nearby = false;
+    // Reading the part itself, the step can report its floating-point flags
+    // from its own inputs alone (Runner::rerun_nearby_step): so when it is
+    // the only step that raises any, and its only output is the target.
+    const bool alone = !(flags_so_far & reported_flags()) && group.outputs.size() == 1 && group.reductions.empty();
     for (PyObject* array : read) {
       auto* a = reinterpret_cast<PyArrayObject*>(array);
       if (!arrays_overlap(part, a)) continue;
-      if (!group.reductions.empty() || !reads_nearby(part, a)) {
+      if (!alone || !reads_nearby(part, a)) {
         target_->not_stored = "the target overlaps what the last step reads";
         return false;
       }
@@ -511,6 +518,58 @@ class Runner {
                return in >= 0 && jit::is_float(nodes_[in].dtype);
              });
     });
+  }
+
+  // The inputs' old values where the step that wrote its target while
+  // reading it raised flags NumPy reports, as arrays of one dimension for
+  // rerun_nearby_step (inputs of no dimension, and Python numbers, stay as
+  // they are). false, with an exception, when they cannot be made.
+  bool keep_samples(const jit::Group& group, const jit::NearbySamples& samples) {
+    for (std::size_t i = 0; i < group.inputs.size(); ++i) {
+      const jit::Node& node = nodes_[group.inputs[i]];
+      if (node.shape.empty() || node.is_scalar_constant) continue;
+      npy_intp count = samples.count;
+      PyObject* a = PyArray_SimpleNew(1, &count, typenum_of(node.dtype));
+      if (!a) return false;
+      std::memcpy(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a)), samples.values[i].data(), samples.values[i].size());
+      nearby_samples_.emplace_back(group.inputs[i], PyRef(a));
+    }
+    return true;
+  }
+
+  // The floating-point reports of the region's last step, which computed
+  // the target straight into it, reading it (StoreTarget::read_nearby),
+  // and alone raised flags NumPy reports: its members run again through
+  // NumPy, in order, on their inputs' old values where the flags were
+  // raised (NumPy reports a category once an operation raises it anywhere).
+  // The target keeps the values the kernel wrote.
+  int rerun_nearby_step(const jit::Group& group, const FpErrorsIgnored& ignored) {
+    std::vector<PyObject*> originals;  // owned
+    for (auto& [node, sample] : nearby_samples_) {
+      originals.push_back(trace_.objects[node]);
+      trace_.objects[node] = Py_NewRef(sample.get());
+    }
+    std::vector<int> order = group.members;
+    std::sort(order.begin(), order.end());
+    std::vector<std::vector<int>> sequence;
+    for (int m : order) {
+      Py_CLEAR(trace_.objects[m]);
+      sequence.push_back({m});
+    }
+    order_by(sequence);
+    int status = 0;
+    for (int m : order) {
+      if (run_node(m, nullptr, ignored, true) < 0) {
+        status = -1;
+        break;
+      }
+    }
+    for (int m : order) Py_CLEAR(trace_.objects[m]);
+    for (std::size_t k = 0; k < nearby_samples_.size(); ++k) {
+      Py_XSETREF(trace_.objects[nearby_samples_[k].first], originals[k]);
+    }
+    trace_.objects[target_->node] = Py_NewRef(target_->part);
+    return status;
   }
 
   bool is_dead_temporary(int node, std::size_t at) const {
@@ -797,7 +856,7 @@ class Runner {
       return a;
     };
     std::vector<jit::LoopOutput> outputs;
-    const bool store = into_target(plan, step, keep);
+    const bool store = into_target(plan, step, keep, flags_raised);
     for (int o : group.outputs) {
       PyObject* a = nullptr;
       if (store && o == target_->node) {
@@ -867,9 +926,17 @@ class Runner {
       const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs), options);
       // any and all may stop early where NumPy would warn of nothing left undone.
       const bool stops_when_known = outputs.empty() && group.quiet;
+      jit::NearbySamples samples;
+      samples.flags = touches_floats(group) ? reported_flags() : 0;
+      const bool nearby = store && target_->read_nearby;
       flags = kernel ? jit::run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions, stops_when_known,
-                                       touches_floats(group) ? reported_flags() : 0)
+                                       nearby ? &samples : nullptr)
                      : -1;
+      if (flags >= 0 && nearby && (flags & reported_flags()) && !keep_samples(group, samples)) {
+        for (PyObject* o : made) Py_DECREF(o);
+        release();
+        return -1;
+      }
     }
     if (flags < 0) {  // not compiled, or too many operands for the driver
       for (PyObject* o : made) Py_DECREF(o);
@@ -902,6 +969,7 @@ class Runner {
   std::vector<std::size_t> last_use_;
   bool warns_[4];
   bool c_order_inputs_ = true;
+  std::vector<std::pair<int, PyRef>> nearby_samples_;  // keep_samples: input node, its old values
 };
 
 int run_steps(Trace& trace, const std::vector<bool>& needed, const std::vector<bool>& results,

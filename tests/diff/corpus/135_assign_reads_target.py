@@ -6,9 +6,11 @@
 # inside); further apart, or not laid out alike, the value goes through a
 # temporary. Lengths around the 4,096-element spans and the threads' shares,
 # shifts both ways (up to and past 4,096 elements), several dtypes, and the
-# FP warnings of such an assignment (NumPy computes it again from the old
-# values to report them). Values by checksum of every byte. In a function:
-# evaluated frames only.
+# FP warnings of such an assignment (npython runs its operations again
+# through NumPy on the old values of the pieces that raised flags). Values
+# by checksum of every byte. In a function: evaluated frames only.
+import warnings
+
 import numpy as np
 
 from corpus_digest import show
@@ -102,6 +104,24 @@ def main():
         except FloatingPointError as e:
             print("raised:", e)
     show("kept", keep)
+    # Warnings from a few elements, at either end of the array, at the
+    # threads' shares' ends or inside them, and from two operations: shown
+    # every time, as NumPy reports them (each operation once).
+    warnings.simplefilter("always")
+    for n in (50_000, 1 << 20):
+        for where in ((0,), (n - 1,), (n // 2 - 1, n // 2), (4096 * 3 + 5,), (7, n - 7)):
+            u = rng.standard_normal(n)
+            for i in where:
+                u[i] = np.inf
+            u[1:-1] = u[2:] * 1e10 - u[:-2] * 1e10
+            show(f"inf at {where} of {n}", u)
+            u[np.isnan(u)] = 0.0
+            u[1:-1] = u[2:] / (u[:-2] - u[:-2])
+            show(f"divided by zero, {n}", u)
+    g = rng.standard_normal((300, 700))
+    g[150, 3] = 1e300
+    g[1:-1, 1:-1] = g[:-2, 1:-1] * 1e10 + g[1:-1, 2:]
+    show("2-D overflow", g)
 
 
 main()
