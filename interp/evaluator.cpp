@@ -254,13 +254,19 @@ bool is_numpy_pair(PyObject* left, PyObject* right) {
          Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type;
 }
 
+bool any_lazy(PyObject* const* values, int count) {
+  for (int i = 0; i < count; ++i) {
+    if (numpy_shim::is_lazy(values[i])) return true;
+  }
+  return false;
+}
+
 // Before a call that is not traced, while lazy values exist: lazy arguments
 // are computed, and everything pending unless the callee keeps a region
 // pending. 0, or -1 with an exception.
 [[gnu::noinline]] int materialize_for_call(PyObject* callable, PyObject* const* args, int total_args,
                                            PyObject* kwnames, const numpy_shim::Location& where, PyObject** sp) {
-  bool lazy_args = false;
-  for (int i = 0; i < total_args; ++i) lazy_args = lazy_args || numpy_shim::is_lazy(args[i]);
+  const bool lazy_args = any_lazy(args, total_args);
   if (!lazy_args && numpy_shim::call_keeps_region_pending(callable, total_args > 0 ? args[0] : nullptr, kwnames)) {
     return 0;
   }
@@ -868,6 +874,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(MAKE_CELL) {
+        // A cell is read by code npython may not run (a generator
+        // expression or coroutine of the function): no lazy value in it.
+        if (NPY_UNLIKELY(numpy_shim::g_live_lazies) && GETLOCAL(oparg) && numpy_shim::is_lazy(GETLOCAL(oparg))) {
+          MATERIALIZE_FRAMES(k_store, "MAKE_CELL");
+        }
         PyObject* cell = PyCell_New(GETLOCAL(oparg));
         if (NPY_UNLIKELY(!cell)) goto error;
         SETLOCAL(oparg, cell);
@@ -1036,9 +1047,13 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             if (NPY_UNLIKELY(!res && ERROR_SET())) goto error;
           } else {
             // A function npython runs may take lazy arguments and return a
-            // lazy value: fusion goes on across the call.
+            // lazy value: fusion goes on across the call. Not into *args or
+            // **kwargs: the tuple and dict the call packs them into reach
+            // code npython does not run (np.array(args), str(kwargs)).
+            auto* callee = reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(callable));
             active.callee_takes_lazy =
-                evaluates_calls_to(tstate, reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(callable)));
+                evaluates_calls_to(tstate, callee) &&
+                (!(callee->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) || !any_lazy(args, total_args));
           }
           if (NPY_UNLIKELY(numpy_shim::g_live_lazies) && !res && !active.callee_takes_lazy) {
             if (materialize_for_call(callable, args, total_args, kwnames, LOCATION(), sp) < 0) goto error;
