@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "jit/cpu_driver.h"
+#include "numpy_shim/py_ref.h"
 #include "numpy_shim/trace.h"
 #include "numpy_shim/tracer.h"
 
@@ -238,7 +239,7 @@ namespace {
 // Puts back the error state a PyContextVar_Set replaced (and drops the
 // token); an exception being reported passes through untouched.
 void reset_error_state(PyObject* token) {
-  if (!token) return;
+  if (!token || !holds_gil()) return;
   PyObject *type, *value, *traceback;
   PyErr_Fetch(&type, &value, &traceback);
   if (PyContextVar_Reset(api().contextvar, token) < 0) PyErr_Clear();
@@ -318,7 +319,7 @@ FpErrorsIgnored::ProgramState::~ProgramState() { reset_error_state(token_); }
 
 FpErrorsIgnored::~FpErrorsIgnored() {
   reset_error_state(token_);
-  Py_XDECREF(program_state_);
+  if (holds_gil()) Py_XDECREF(program_state_);
 }
 
 }  // namespace npy::numpy_shim

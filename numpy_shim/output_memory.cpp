@@ -13,6 +13,8 @@
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include "numpy_shim/py_ref.h"
+
 namespace npy::numpy_shim {
 namespace {
 
@@ -132,7 +134,7 @@ PooledOutputs::PooledOutputs() {
 }
 
 PooledOutputs::~PooledOutputs() {
-  if (!previous_) return;
+  if (!previous_ || !holds_gil()) return;
   PyObject* mine = PyDataMem_SetHandler(previous_);
   Py_XDECREF(mine);
   Py_DECREF(previous_);

@@ -2,6 +2,7 @@
 
 #include <new>
 
+#include "numpy_shim/py_ref.h"
 #include "numpy_shim/region_runner.h"
 
 namespace npy::numpy_shim {
@@ -56,6 +57,7 @@ PyTypeObject* make_lazy_type() {
 PyTypeObject* g_lazy_type = nullptr;
 
 Trace::~Trace() {
+  if (!holds_gil()) return;
   for (PyObject* o : error) Py_XDECREF(o);
   for (PyObject* o : objects) Py_XDECREF(o);
   for (EagerForm& form : eager) {

@@ -60,7 +60,9 @@ struct Operand {
   Operand() = default;
   Operand(const Operand&) = delete;
   Operand& operator=(const Operand&) = delete;
-  ~Operand() { Py_XDECREF(descr); }
+  ~Operand() {
+    if (holds_gil()) Py_XDECREF(descr);
+  }
 };
 
 // What NumPy would see; false when the tracer cannot take the operand.
