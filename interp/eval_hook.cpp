@@ -11,6 +11,8 @@
 #include "interp/evaluator.h"
 #include "numpy_shim/blas_threads.h"
 #include "numpy_shim/numpy_api.h"
+#include "numpy_shim/trace.h"
+#include "numpy_shim/tracer.h"
 #include "numpy_shim/tracer.h"
 
 namespace npy::interp {
@@ -64,6 +66,17 @@ bool stack_exhausted() {
   return nullptr;
 }
 
+// A generator's frame (next(), a for loop, list(gen)) runs in CPython,
+// whose calls npython does not see: one that writes into an array a pending
+// region reads must come after it, so pending work is computed first. An
+// error in it is thrown into the generator, as gen.throw() would: 1 then.
+[[gnu::noinline, gnu::cold]] int flush_before_generator(npy_frame* frame) {
+  npy_frame_fields f;
+  npy_frame_fields_get(frame, &f);
+  const numpy_shim::Location where{f.code, 0, f.globals};
+  return numpy_shim::flush(numpy_shim::Reason::k_call, where, "a generator resumed") < 0 ? 1 : 0;
+}
+
 // Called for every Python frame: its common paths end in tail calls, with
 // what else it may call kept out of line.
 PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int throwflag) {
@@ -76,6 +89,9 @@ PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int
       if (numpy_shim::g_ndarray_type) numpy_shim::prepare_tracing();
     }
     return evaluate_frame(tstate, frame, decision.code);
+  }
+  if (decision.handover == Handover::kGenerator && numpy_shim::g_live_lazies) {
+    throwflag |= flush_before_generator(frame);
   }
   return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
 }

@@ -254,6 +254,11 @@ bool is_numpy_pair(PyObject* left, PyObject* right) {
          Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type;
 }
 
+// An instance of a subclass of ndarray (np.matrix, np.ma.MaskedArray, ...).
+bool is_array_subclass(PyObject* o) {
+  return Py_TYPE(o) != numpy_shim::g_ndarray_type && PyObject_TypeCheck(o, numpy_shim::g_ndarray_type);
+}
+
 bool any_lazy(PyObject* const* values, int count) {
   for (int i = 0; i < count; ++i) {
     if (numpy_shim::is_lazy(values[i])) return true;
@@ -560,9 +565,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           if (numpy_shim::g_live_lazies) MATERIALIZE_FRAMES(k_operation, "operator");
           numpy_operand = true;
         } else if (numpy_shim::g_live_lazies && numpy_shim::g_ndarray_type &&
-                   (numpy_shim::is_numpy_scalar(SECOND()) || numpy_shim::is_numpy_scalar(TOP()))) {
+                   (numpy_shim::is_numpy_scalar(SECOND()) || numpy_shim::is_numpy_scalar(TOP()) ||
+                    is_array_subclass(SECOND()) || is_array_subclass(TOP()))) {
           // NumPy's scalar math warns here (overflow...): after the pending
-          // region's warnings.
+          // region's warnings. An ndarray subclass's operator (np.ma's +=)
+          // runs in CPython and may write memory a pending region reads.
           MATERIALIZE_FRAMES(k_operation, "operator");
         }
         PyObject* rhs = POP();

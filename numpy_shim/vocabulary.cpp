@@ -230,9 +230,17 @@ bool builtin_leaves_region_alone(PyObject* callable, PyObject* first_arg) {
            reinterpret_cast<PyObject*>(callable) != reinterpret_cast<PyObject*>(g_ndarray_type);
   }
   if (Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
+    // Methods of Python's own containers, strings and numbers only: another
+    // C type's may write memory that arrays view (array.array, bytearray),
+    // run code npython does not see, or let another thread run (a lock's
+    // acquire).
     const PyTypeObject* owner = PyDescr_TYPE(callable);
-    if (std::strncmp(owner->tp_name, "numpy.", 6) == 0 || std::strncmp(owner->tp_name, "_io.", 4) == 0) return false;
-    return !(owner == &PyList_Type && first_arg && is_warnings_filters(first_arg));
+    if (owner == &PyList_Type) return !(first_arg && is_warnings_filters(first_arg));
+    for (const PyTypeObject* plain : {&PyTuple_Type, &PyDict_Type, &PySet_Type, &PyFrozenSet_Type, &PyUnicode_Type,
+                                      &PyBytes_Type, &PyLong_Type, &PyFloat_Type, &PyComplex_Type}) {
+      if (owner == plain) return true;
+    }
+    return false;
   }
   const char* module_name = module_of(callable);
   if (!module_name) return false;
