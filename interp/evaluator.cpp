@@ -254,6 +254,22 @@ bool is_numpy_pair(PyObject* left, PyObject* right) {
          Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type;
 }
 
+// Whether CPython 3.11 compares these as its specialized instructions do
+// (COMPARE_OP_INT_JUMP, _FLOAT_JUMP, _STR_JUMP): with the type's own
+// comparison, without PyObject_RichCompare's recursion check, so that the
+// RecursionError of a deep recursion comes from where it comes in CPython.
+bool compared_as_specialized(PyObject* left, PyObject* right, int op, int next_opcode) {
+  if (next_opcode != POP_JUMP_FORWARD_IF_FALSE && next_opcode != POP_JUMP_FORWARD_IF_TRUE &&
+      next_opcode != POP_JUMP_BACKWARD_IF_FALSE && next_opcode != POP_JUMP_BACKWARD_IF_TRUE) {
+    return false;
+  }
+  if (PyLong_CheckExact(left) && PyLong_CheckExact(right)) {
+    return Py_ABS(Py_SIZE(left)) <= 1 && Py_ABS(Py_SIZE(right)) <= 1;
+  }
+  if (PyFloat_CheckExact(left) && PyFloat_CheckExact(right)) return true;
+  return PyUnicode_CheckExact(left) && PyUnicode_CheckExact(right) && (op == Py_EQ || op == Py_NE);
+}
+
 // An instance of a subclass of ndarray (np.matrix, np.ma.MaskedArray, ...).
 bool is_array_subclass(PyObject* o) {
   return Py_TYPE(o) != numpy_shim::g_ndarray_type && PyObject_TypeCheck(o, numpy_shim::g_ndarray_type);
@@ -590,7 +606,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         }
         PyObject* right = POP();
         PyObject* left = TOP();
-        PyObject* res = PyObject_RichCompare(left, right, oparg);
+        const int next_opcode = base_opcode[_Py_OPCODE(next_instr[cache_units[opcode]])];
+        PyObject* res = compared_as_specialized(left, right, oparg, next_opcode)
+                            ? Py_TYPE(left)->tp_richcompare(left, right, oparg)
+                            : PyObject_RichCompare(left, right, oparg);
         Py_DECREF(left);
         Py_DECREF(right);
         TOP() = res;
@@ -960,6 +979,9 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             DISPATCH();
           }
           if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
+          MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(PyTuple_GET_ITEM(names_tuple, oparg)));
+        } else if (NPY_UNLIKELY(numpy_shim::g_live_lazies) && PyFrame_Check(TOP())) {
+          // A frame's f_locals copies its locals: their values, not lazy ones.
           MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(PyTuple_GET_ITEM(names_tuple, oparg)));
         }
         PyObject* owner = TOP();
