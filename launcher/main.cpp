@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -93,15 +94,35 @@ struct Launch {
 // Whether the main program names NumPy: the text of its -c code or of its
 // script says "numpy". Its top level is then npython's from its first line
 // (it is running when it imports NumPy, too late for the hook to take it).
+// Only a regular file is read: a pipe or FIFO (`npython <(...)`,
+// /dev/stdin) would give CPython nothing left to run, and a directory or
+// zip file runs its __main__.py, which the hook takes when it imports NumPy.
 bool main_names_numpy(const PyConfig& config) {
   if (config.run_command) return std::wcsstr(config.run_command, L"numpy") != nullptr;
   if (!config.run_filename) return false;
   char* path = Py_EncodeLocale(config.run_filename, nullptr);
   if (!path) return false;
+  struct stat info;
+  if (stat(path, &info) != 0 || !S_ISREG(info.st_mode)) {
+    PyMem_Free(path);
+    return false;
+  }
   std::ifstream file(path, std::ios::binary);
   PyMem_Free(path);
   const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   return text.find("numpy") != std::string::npos;
+}
+
+// What --explain and NPY_JIT_STATS ask to be told of the run.
+const Launch* g_reported = nullptr;
+
+void report() {
+  const Launch& launch = *g_reported;
+  if (launch.controls.jit && launch.scan.explain_index) {
+    std::fputs(npy::jit::format_explain().c_str(), stderr);
+  }
+  if (launch.controls.stats) std::fputs(npy::format_counters().c_str(), stderr);
+  if (!launch.controls.stats_file.empty()) write_counters(launch.controls.stats_file);
 }
 
 void run_interpreter(Launch& launch) {
@@ -130,12 +151,11 @@ void run_interpreter(Launch& launch) {
                                    main_uses_numpy);
   }
   if (launch.controls.jit) launch.warmed_up.get_future().wait();
+  // At the end of finalization, which a program's sys.exit() or an uncaught
+  // KeyboardInterrupt reaches without Py_RunMain returning.
+  g_reported = &launch;
+  Py_AtExit(report);
   launch.exit_code = Py_RunMain();
-  if (launch.controls.jit && launch.scan.explain_index) {
-    std::fputs(npy::jit::format_explain().c_str(), stderr);
-  }
-  if (launch.controls.stats) std::fputs(npy::format_counters().c_str(), stderr);
-  if (!launch.controls.stats_file.empty()) write_counters(launch.controls.stats_file);
 }
 
 void* interpreter_thread(void* arg) {

@@ -23,6 +23,8 @@ CASES = {
     "module": ["-m", "argv_probe", "m1", "m2"],
     "command": ["-c", "import sys; print(sys.argv, sys.path[0] == '', __name__)", "c1", "-c"],
     "stdin_dash": ["-", "s1"],
+    "script_from_dev_stdin": ["/dev/stdin", "s1"],
+    "directory_as_script": ["app_dir", "d1"],
     "unbuffered": ["-u", PROBE],
     "no_bytecode": ["-B", PROBE],
     "ignore_environment": ["-E", PROBE],
@@ -54,6 +56,7 @@ CASES = {
 
 STDIN = {
     "stdin_dash": "import sys\nprint('from stdin', sys.argv)\n",
+    "script_from_dev_stdin": "import sys\nimport numpy as np\nprint(sys.argv[1:], float((np.arange(5000.0) * 3).sum()))\n",
     "interactive_after_command": "print(x + 1)\nraise ValueError('in repl')\nprint('still here')\n",
     "interactive_from_stdin_pipe": "print(6 * 7)\nimport sys\nsys.exit(4)\n",
 }
@@ -120,11 +123,20 @@ def read_until(fd, done, deadline, transcript):
         transcript[0] += chunk.decode(errors="replace")
 
 
-def interrupt_busy_loop(interpreter, mode_env):
+BUSY_LOOPS = {
+    "plain": "print('ready', flush=True)\nwhile True:\n    pass\n",
+    # Evaluated by npython (the program names NumPy), whose kernel threads
+    # and NumPy's BLAS threads may take the signal: a loop on a condition.
+    "numpy": ("import numpy as np\nx = (np.ones(100_000) * 2).sum()\nprint('ready', flush=True)\n"
+              "n = 0\nwhile n < 10**10:\n    n += 1\n"),
+}
+
+
+def interrupt_busy_loop(interpreter, mode_env, loop="plain"):
     env = harness.base_env()
     env.update(mode_env)
     proc = subprocess.Popen(
-        [interpreter, "-c", "print('ready', flush=True)\nwhile True:\n    pass\n"],
+        [interpreter, "-c", BUSY_LOOPS[loop]],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert proc.stdout.readline() == b"ready\n"
     time.sleep(0.2)
@@ -138,12 +150,27 @@ def interrupt_busy_loop(interpreter, mode_env):
     return proc.returncode, err.decode()
 
 
+@pytest.mark.parametrize("loop", sorted(BUSY_LOOPS))
 @pytest.mark.parametrize("mode", sorted(harness.MODES))
-def test_ctrl_c_exits_as_python3(mode):
-    expected = interrupt_busy_loop(harness.PYTHON3, {})
-    got = interrupt_busy_loop(harness.NPYTHON, harness.MODES[mode])
+def test_ctrl_c_exits_as_python3(mode, loop):
+    expected = interrupt_busy_loop(harness.PYTHON3, {}, loop)
     assert expected[0] == -signal.SIGINT
+    got = interrupt_busy_loop(harness.NPYTHON, harness.MODES[mode], loop)
     assert got == expected
+
+
+@pytest.mark.parametrize("mode", sorted(harness.MODES))
+def test_sigint_from_another_process_stops_a_loop(mode):
+    """`timeout -s INT`: the kernel hands the signal to any thread that does
+    not block it, a kernel or BLAS thread too (python3 has one thread the
+    kernel prefers). The loop stops at once, five times in five."""
+    env = harness.base_env()
+    env.update(harness.MODES[mode])
+    for _ in range(5):
+        got = subprocess.run(["timeout", "-k", "10", "-s", "INT", "1.5", harness.NPYTHON, "-c", BUSY_LOOPS["numpy"]],
+                             capture_output=True, text=True, env=env, timeout=60)
+        assert got.returncode == 124, got.stderr  # timeout's status when it signalled; 137: SIGKILL after 10 s
+        assert got.stderr.rstrip().endswith("KeyboardInterrupt")
 
 
 def interactive_transcript(interpreter, mode_env, lines):

@@ -85,6 +85,19 @@ def test_stats_count_regions_kernels_and_materializations(tmp_path):
         assert stats["jit.kernels_compiled"] + stats["jit.kernels_loaded"] >= 1
 
 
+@pytest.mark.parametrize("ending", ["sys.exit(3)", "raise KeyboardInterrupt"])
+def test_stats_and_explain_when_the_program_exits_early(tmp_path, ending):
+    program = ("import sys, numpy as np\n"
+               "def f(a):\n    return (a * 2.0).sum()\n"
+               f"print(f(np.arange(5000.0)))\n{ending}\n")
+    out = tmp_path / "stats.json"
+    got = harness.run(harness.NPYTHON, ["--explain", "-c", program], env_extra={"NPY_JIT_STATS": str(out)})
+    assert got.returncode == (3 if "exit" in ending else -2), got.stderr
+    assert got.stdout == "24995000.0\n"
+    assert "npython --explain:" in got.stderr
+    assert json.loads(out.read_text())["jit.regions"] >= 1
+
+
 def test_stats_are_the_same_through_the_module():
     got = run(["-c", "import numpy as np, npython\n"
                      "def f(x):\n    return (x + 1).sum()\n"
