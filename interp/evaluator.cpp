@@ -324,6 +324,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   _Py_CODEUNIT* unwind_from = next_instr;
   PyObject** sp = localsplus + *f.stacktop;
   const volatile int* const eval_breaker = npy_eval_breaker(tstate);
+  const volatile int* const signals_pending = npy_signals_pending();
   const uint8_t* const base_opcode = npy_base_opcodes();
   const uint8_t* const cache_units = npy_inline_cache_units();
   AttrCacheEntry* const attr_caches = code_info ? code_info->attr_caches.get() : nullptr;
@@ -406,7 +407,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 #define ERROR_SET() (tstate->curexc_type != nullptr)
 #define CHECK_EVAL_BREAKER()                                       \
   do {                                                             \
-    if (NPY_UNLIKELY(*eval_breaker && npy_handle_eval_breaker(tstate) != 0)) goto error; \
+    if (NPY_UNLIKELY((*eval_breaker || *signals_pending) && npy_handle_eval_breaker(tstate) != 0)) goto error; \
   } while (0)
 
   // While lazy values exist, instructions that may have to materialize

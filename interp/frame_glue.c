@@ -229,6 +229,10 @@ static void recompute_eval_breaker(PyInterpreterState *interp) {
  * Py_MakePendingCalls runs signal handlers and pending calls (main thread
  * only), and releasing and re-taking the thread state hands the GIL to the
  * thread that asked for it. */
+const volatile int *npy_signals_pending(void) {
+  return (const volatile int *)&_PyRuntime.ceval.signals_pending._value;
+}
+
 int npy_handle_eval_breaker(PyThreadState *tstate) {
   PyInterpreterState *interp = tstate->interp;
   struct _ceval_runtime_state *ceval = &interp->runtime->ceval;

@@ -73,6 +73,12 @@ void npy_trace_exception(PyThreadState *tstate, npy_frame *frame);
  * request or an asynchronous exception are waiting. */
 const volatile int *npy_eval_breaker(PyThreadState *tstate);
 
+/* The word that says a signal arrived. On Linux a signal handled on another
+ * thread than the interpreter's (npython's launcher thread blocks signals,
+ * so the kernel picks one of the others: OpenMP's, OpenBLAS's) sets it but
+ * not the eval breaker, which CPython computes for the handler's thread. */
+const volatile int *npy_signals_pending(void);
+
 /* Handles what the eval breaker signals, as CPython's evaluator does.
  * Returns -1 with an exception set when one was raised. */
 int npy_handle_eval_breaker(PyThreadState *tstate);

@@ -1,6 +1,8 @@
 #include "jit/warm_up.h"
 
 #include <omp.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -73,6 +75,13 @@ void start_kernel_threads() {
   std::atomic<int> started{0};
 #pragma omp parallel num_threads(threads)
   {
+    // Signals are for the interpreter's thread (this one), whose system
+    // calls they interrupt, as in python3: the kernel threads block them.
+    if (omp_get_thread_num() != 0) {
+      sigset_t all;
+      sigfillset(&all);
+      pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    }
     void* scratch = std::malloc(kScratchBytes);
     if (scratch) std::memset(scratch, 1, kScratchBytes);  // not 0: calloc would skip fresh pages
     asm volatile("" : : "r"(scratch) : "memory");  // kept: nothing reads the memory
