@@ -173,7 +173,9 @@ class Reader {
 // The file's bytes, when it is a regular file of ours that nobody else may
 // write and of a plausible size.
 std::optional<std::vector<std::uint8_t>> read_private_file(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  // Without waiting: a named pipe put there would block open() (it fails
+  // the checks below; O_NONBLOCK changes nothing for a regular file).
+  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     if (errno != ENOENT) rejected_counter().add();  // there, but not openable as ours (a link)
     return std::nullopt;

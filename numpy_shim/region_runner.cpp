@@ -118,6 +118,17 @@ bool arrays_overlap(PyArrayObject* a, PyArrayObject* b) {
   return a_low < b_high && b_low < a_high;
 }
 
+// Whether the array's memory is a memory map (np.memmap, or a view of
+// one): another map of the same file shares it at other addresses, which
+// arrays_overlap cannot see.
+bool mapped_from_file(PyArrayObject* a) {
+  PyObject* base = reinterpret_cast<PyObject*>(a);
+  while (PyArray_Check(base) && PyArray_BASE(reinterpret_cast<PyArrayObject*>(base))) {
+    base = PyArray_BASE(reinterpret_cast<PyArrayObject*>(base));
+  }
+  return std::strcmp(Py_TYPE(base)->tp_name, "mmap.mmap") == 0;
+}
+
 // Whether `part` is laid out as rows of contiguous elements, one after
 // another in memory, but not C-contiguous (u[1:-1, 1:-1]): a target the
 // driver can write row by row (jit::LoopOutput::row_stride).
@@ -460,8 +471,13 @@ class Runner {
     // from its own inputs alone (Runner::rerun_nearby_step): so when it is
     // the only step that raises any, and its only output is the target.
     const bool alone = !(flags_so_far & reported_flags()) && group.outputs.size() == 1 && group.reductions.empty();
+    const bool part_mapped = mapped_from_file(part);
     for (PyObject* array : read) {
       auto* a = reinterpret_cast<PyArrayObject*>(array);
+      if (part_mapped && mapped_from_file(a) && !arrays_overlap(part, a)) {
+        target_->not_stored = "the target and what the last step reads are maps of files, which may be the same";
+        return false;
+      }
       if (!arrays_overlap(part, a)) continue;
       if (!alone || !reads_nearby(part, a)) {
         target_->not_stored = "the target overlaps what the last step reads";
