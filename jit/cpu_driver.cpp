@@ -2418,6 +2418,12 @@ int run_after_reads(const Loop& loop, const Shape& shape, int threads, NearbySam
         const LoopInput& in = loop.inputs[i];
         const int size = itemsize(in.dtype);
         std::vector<char>& to = sampled[static_cast<std::size_t>(thread)][i];
+        if (!in.gather_shape.empty()) {  // a flat loop's input laid out otherwise: strides say {item size}
+          const std::size_t at = to.size();
+          to.resize(at + static_cast<std::size_t>((hi - lo) * size));
+          gather(to.data() + at, in, lo, hi - lo);
+          continue;
+        }
         for (std::int64_t row = first_row; row < end_row; ++row) {
           const char* at = in.data + (rows ? row * in.strides[0] : 0) + lo * in.strides.back();
           for (std::int64_t k = lo; k < hi; ++k, at += in.strides.back()) to.insert(to.end(), at, at + size);
