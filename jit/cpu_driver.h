@@ -33,12 +33,13 @@ struct LoopOutput {
   DType dtype = DType::kFloat64;
   std::vector<std::int64_t> strides;  // bytes, one per loop dimension (set by order_loop)
   // The output is memory that inputs read too, close to where each element
-  // goes: in a loop of one dimension, within kNearbyReadElements of the
-  // output's elements (u[1:-1] = u[:-2] + u[2:]); in a loop of two, whose
-  // rows lie `row_stride` bytes apart in the output, within a row stride
-  // (u[1:-1, 1:-1] = u[:-2, 1:-1] + u[1:-1, 2:]). Elements are computed into
-  // scratch and written only once every element that reads their old value
-  // is computed. Element-wise loops only (run_kernel returns -1 for others).
+  // goes: within kNearbyReadElements of the output's elements where it is
+  // C-contiguous (u[1:-1] = u[:-2] + u[2:]), within a row stride where its
+  // rows lie apart (u[1:-1, 1:-1] = u[:-2, 1:-1] + u[1:-1, 2:]). The loop
+  // has one dimension, or two: the output's rows, `row_stride` bytes apart.
+  // Elements are computed into scratch and written only once every element
+  // that reads their old value is computed. Element-wise loops only
+  // (run_kernel returns -1 for others).
   bool read_nearby = false;
   std::int64_t row_stride = 0;
 };

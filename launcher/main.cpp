@@ -95,8 +95,8 @@ struct Launch {
 // script says "numpy". Its top level is then npython's from its first line
 // (it is running when it imports NumPy, too late for the hook to take it).
 // Only a regular file is read: a pipe or FIFO (`npython <(...)`,
-// /dev/stdin) would give CPython nothing left to run, and a directory or
-// zip file runs its __main__.py, which the hook takes when it imports NumPy.
+// /dev/stdin) would give CPython nothing left to run, and a directory runs
+// its __main__.py, which the hook takes when it imports NumPy.
 bool main_names_numpy(const PyConfig& config) {
   if (config.run_command) return std::wcsstr(config.run_command, L"numpy") != nullptr;
   if (!config.run_filename) return false;
