@@ -345,18 +345,26 @@ class Runner {
         order.insert(order.end(), step.group.members.begin(), step.group.members.end());
       }
     }
-    std::sort(order.begin(), order.end());
-    for (int i : order) Py_CLEAR(trace_.objects[i]);
-    sequence.clear();
-    for (int i : order) sequence.push_back({i});
+    return run_again_reporting(std::move(order), ignored);
+  }
+
+ private:
+  // Computes `nodes` again through NumPy, one by one in the program's
+  // order, reporting floating-point errors as eager NumPy does.
+  int run_again_reporting(std::vector<int> nodes, const FpErrorsIgnored& ignored) {
+    std::sort(nodes.begin(), nodes.end());
+    std::vector<std::vector<int>> sequence;
+    for (int i : nodes) {
+      Py_CLEAR(trace_.objects[i]);
+      sequence.push_back({i});
+    }
     order_by(sequence);
-    for (int i : order) {
+    for (int i : nodes) {
       if (run_node(i, nullptr, ignored, true) < 0) return -1;
     }
     return 0;
   }
 
- private:
   // Positions in the order nodes run (steps may run a node recorded later
   // before one recorded earlier), and the last position reading each node.
   // Each node has a position of its own, in the order a step lists them, so
@@ -508,9 +516,7 @@ class Runner {
         outputs[o].row_stride = PyArray_STRIDE(part, 0);
         continue;
       }
-      std::vector<npy_intp> dims(node.shape.begin(), node.shape.end());
-      PooledOutputs pooled;
-      PyObject* a = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(node.dtype));
+      PyObject* a = new_output_array(node.shape, node.dtype);
       if (!a) {
         for (PyObject* m : made) Py_DECREF(m);
         made.clear();
@@ -523,6 +529,14 @@ class Runner {
       target_->not_stored = "the target overlaps what the last step reads, in a loop not laid out as its rows";
     }
     return true;
+  }
+
+  // A new C-contiguous array for a kernel's output, from the pool of big
+  // result blocks (output_memory.h).
+  static PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype) {
+    std::vector<npy_intp> dims(shape.begin(), shape.end());
+    PooledOutputs pooled;
+    return PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(dtype));
   }
 
   // Whether the group's work may raise floating-point flags: a member
@@ -565,22 +579,8 @@ class Runner {
       originals.push_back(trace_.objects[node]);
       trace_.objects[node] = Py_NewRef(sample.get());
     }
-    std::vector<int> order = group.members;
-    std::sort(order.begin(), order.end());
-    std::vector<std::vector<int>> sequence;
-    for (int m : order) {
-      Py_CLEAR(trace_.objects[m]);
-      sequence.push_back({m});
-    }
-    order_by(sequence);
-    int status = 0;
-    for (int m : order) {
-      if (run_node(m, nullptr, ignored, true) < 0) {
-        status = -1;
-        break;
-      }
-    }
-    for (int m : order) Py_CLEAR(trace_.objects[m]);
+    const int status = run_again_reporting(group.members, ignored);
+    for (int m : group.members) Py_CLEAR(trace_.objects[m]);
     for (std::size_t k = 0; k < nearby_samples_.size(); ++k) {
       Py_XSETREF(trace_.objects[nearby_samples_[k].first], originals[k]);
     }
@@ -865,9 +865,7 @@ class Runner {
     }
     std::vector<PyObject*> made;  // owned: outputs then reductions
     auto new_array = [&](const jit::Shape& shape, jit::DType dtype) -> PyObject* {
-      std::vector<npy_intp> dims(shape.begin(), shape.end());
-      PooledOutputs pooled;
-      PyObject* a = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(dtype));
+      PyObject* a = new_output_array(shape, dtype);
       if (a) made.push_back(a);
       return a;
     };
