@@ -38,7 +38,8 @@ constexpr int kAccumulatorBytes = 64;
 // The widest vector a kernel uses (AVX-512's).
 constexpr int kMaxVectorBytes = 64;
 // A kernel that adds leaves (Kernel::leaf_sums) takes 64 bytes of operands
-// a step (8 doubles or 16 floats: two AVX2 vectors or one AVX-512 vector).
+// a step (8 doubles or 16 floats: four SSE2 vectors, two AVX2 vectors or one
+// AVX-512 vector).
 constexpr int kLeafStepBytes = 64;
 
 struct Kernel {
@@ -150,15 +151,14 @@ class Backend {
   virtual std::unique_ptr<StagedKernel> place_staged(const std::vector<std::uint8_t>& image) = 0;
 };
 
-// The x86-64 backend for this machine, or nullptr when its CPU lacks what
-// the backend needs (AVX2 and BMI2): 512-bit kernels where the CPU has
-// AVX-512 (host_vector_isa), else 256-bit ones.
+// The x86-64 backend for this machine: host_vector_isa's kernels (512 bits
+// with AVX-512, 256 with AVX2, else 128 with SSE2), SSE2's where the CPU
+// lacks BMI2, which the wider kernels also use.
 Backend* cpu_backend();
 
-// An x86-64 backend that generates `isa`'s kernels (kAvx2: 256 bits;
-// kAvx512: 512 bits; kSse2: none, nullptr), whatever this CPU runs: its
-// kernels run only on CPUs that have the ISA. Kernels it made must go before
-// it does.
+// An x86-64 backend that generates `isa`'s kernels (kSse2: 128 bits; kAvx2:
+// 256 bits; kAvx512: 512 bits), whatever this CPU runs: its kernels run only
+// on CPUs that have the ISA. Kernels it made must go before it does.
 std::unique_ptr<Backend> make_x86_backend(VectorIsa isa);
 
 }  // namespace npy::jit

@@ -692,11 +692,11 @@ std::int64_t pairwise_split(std::int64_t n) {
 }
 
 // NumPy's eight running sums, r[j] += a[i + j], of `Leaves` leaves of `n`
-// elements each (a multiple of 8) side by side: lanes of AVX2 vectors here
-// (the backend runs only where AVX2 is), lane by lane the same adds, and
-// the leaves' chains of adds overlap.
+// elements each (a multiple of 8) side by side: lanes of 32-byte vectors
+// (AVX2's where the CPU has it, else pairs of SSE2 registers), lane by lane
+// the same adds, and the leaves' chains of adds overlap.
 template <typename T, int Leaves>
-__attribute__((target("avx2"))) void eight_sums(const T* a, std::int64_t n, T* sums) {
+__attribute__((always_inline)) inline void eight_sums_in_lanes(const T* a, std::int64_t n, T* sums) {
   typedef T Lanes __attribute__((vector_size(32)));
   constexpr int kPerEight = 8 / (32 / sizeof(T));  // vectors holding eight running sums
   Lanes r[Leaves][kPerEight], next;
@@ -716,6 +716,22 @@ __attribute__((target("avx2"))) void eight_sums(const T* a, std::int64_t n, T* s
     std::memcpy(e, r[l], sizeof e);
     sums[l] = ((e[0] + e[1]) + (e[2] + e[3])) + ((e[4] + e[5]) + (e[6] + e[7]));
   }
+}
+
+template <typename T, int Leaves>
+__attribute__((target("avx2"))) void eight_sums_avx2(const T* a, std::int64_t n, T* sums) {
+  eight_sums_in_lanes<T, Leaves>(a, n, sums);
+}
+
+template <typename T, int Leaves>
+void eight_sums_sse2(const T* a, std::int64_t n, T* sums) {
+  eight_sums_in_lanes<T, Leaves>(a, n, sums);
+}
+
+template <typename T, int Leaves>
+void eight_sums(const T* a, std::int64_t n, T* sums) {
+  static const bool avx2 = host_vector_isa() != VectorIsa::kSse2;
+  avx2 ? eight_sums_avx2<T, Leaves>(a, n, sums) : eight_sums_sse2<T, Leaves>(a, n, sums);
 }
 
 template <typename T>

@@ -19,16 +19,31 @@ const char* vector_isa_name(VectorIsa isa) {
   return "unknown";
 }
 
+bool parse_vector_isa(const std::string& text, VectorIsa& isa) {
+  for (VectorIsa known : {VectorIsa::kSse2, VectorIsa::kAvx2, VectorIsa::kAvx512}) {
+    if (text == vector_isa_name(known)) {
+      isa = known;
+      return true;
+    }
+  }
+  return false;
+}
+
 VectorIsa host_vector_isa() {
   static const VectorIsa isa = [] {
     const asmjit::CpuFeatures::X86& x86 = asmjit::CpuInfo::host().features().x86();
     // AVX-512 kernels need F for the arithmetic, DQ for 64-bit integer
     // conversions and BW/VL for 8/16-bit lanes and masked tails.
+    VectorIsa widest = VectorIsa::kSse2;
     if (x86.hasAVX512_F() && x86.hasAVX512_DQ() && x86.hasAVX512_BW() && x86.hasAVX512_VL()) {
-      return VectorIsa::kAvx512;
+      widest = VectorIsa::kAvx512;
+    } else if (x86.hasAVX2() && x86.hasFMA()) {
+      widest = VectorIsa::kAvx2;
     }
-    if (x86.hasAVX2() && x86.hasFMA()) return VectorIsa::kAvx2;
-    return VectorIsa::kSse2;
+    const char* cap = std::getenv("NPY_VECTOR_ISA");
+    VectorIsa requested;
+    if (cap && parse_vector_isa(cap, requested) && requested < widest) return requested;
+    return widest;
   }();
   return isa;
 }

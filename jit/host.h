@@ -11,8 +11,12 @@ enum class VectorIsa { kSse2, kAvx2, kAvx512 };
 
 const char* vector_isa_name(VectorIsa isa);
 
-// Detected once per process.
+// Detected once per process: the widest the CPU has, or NPY_VECTOR_ISA's
+// choice where that is narrower.
 VectorIsa host_vector_isa();
+
+// Parses an NPY_VECTOR_ISA value (vector_isa_name's names); false for others.
+bool parse_vector_isa(const std::string& text, VectorIsa& isa);
 
 // Thread count kernels use: NPY_THREADS when set, else all cores.
 int host_threads();

@@ -63,6 +63,13 @@ const ControlSpec kControls[] = {
      }},
     {"NPY_THREADS", "N", "threads kernels run on (default: all cores)",
      [](const std::string& v, Controls&) { return jit::parse_thread_count(v) > 0; }},
+    {"NPY_VECTOR_ISA", "sse2|avx2|avx512",
+     "the widest vector instructions kernels use (default: the widest this CPU has; "
+     "a wider one than it has is taken as that)",
+     [](const std::string& v, Controls&) {
+       jit::VectorIsa isa;
+       return jit::parse_vector_isa(v, isa);
+     }},
     {"NPY_KERNEL_CACHE", "DIR|off",
      "where compiled kernels are kept for later runs (default $XDG_CACHE_HOME/npython, "
      "else ~/.cache/npython); off: compile in every run",

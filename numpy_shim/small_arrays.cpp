@@ -62,7 +62,7 @@ bool operand(PyObject* o, Operand& out) {
   return false;
 }
 
-// Whether the backend's CPU features are here (jit::pairwise_sum needs AVX2).
+// Whether there is a backend for this CPU.
 bool available() {
   static const bool here = jit::cpu_backend() != nullptr;
   return here;

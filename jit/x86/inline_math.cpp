@@ -232,6 +232,19 @@ InlineMath::Vec InlineMath::lookup(const Vec& t, const double* table) {
   const Label& label = at->second;
   const Vec index = bit_and(t, constant64(63));
   Vec r = vc_.new_vec();
+  if (vc_.bits() == 128) {
+    // Two loads: the lanes' indices through general registers.
+    const x86::Gp table_at = cc_.newIntPtr("table");
+    const x86::Gp low = cc_.newInt64(), high = cc_.newInt64();
+    const Vec upper = vc_.new_vec();
+    cc_.lea(table_at, x86::ptr(label));
+    cc_.vmovq(low, index.xmm());
+    cc_.vpshufd(upper, index, 0xEE);
+    cc_.vmovq(high, upper.xmm());
+    cc_.vmovsd(r.xmm(), x86::qword_ptr(table_at, low, 3));
+    cc_.vmovhpd(r.xmm(), r.xmm(), x86::qword_ptr(table_at, high, 3));
+    return r;
+  }
   if (!vc_.avx512()) {
     auto [base, new_base] = table_bases_.try_emplace(table);
     if (new_base) {

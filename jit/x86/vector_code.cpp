@@ -5,8 +5,11 @@ namespace npy::jit {
 using namespace asmjit;
 
 VectorCode::Vec VectorCode::new_vec(const char* name) const {
-  if (avx512()) return name ? Vec(cc_.newZmm("%s", name)) : Vec(cc_.newZmm());
-  return name ? Vec(cc_.newYmm("%s", name)) : Vec(cc_.newYmm());
+  switch (bits_) {
+    case 512: return name ? Vec(cc_.newZmm("%s", name)) : Vec(cc_.newZmm());
+    case 256: return name ? Vec(cc_.newYmm("%s", name)) : Vec(cc_.newYmm());
+    default: return name ? Vec(cc_.newXmm("%s", name)) : Vec(cc_.newXmm());
+  }
 }
 
 VectorCode::Vec VectorCode::new_half(const char* name) const {
@@ -14,16 +17,26 @@ VectorCode::Vec VectorCode::new_half(const char* name) const {
   return name ? Vec(cc_.newXmm("%s", name)) : Vec(cc_.newXmm());
 }
 
-VectorCode::Vec VectorCode::view(const Vec& v) const { return avx512() ? Vec(v.zmm()) : Vec(v.ymm()); }
+VectorCode::Vec VectorCode::view(const Vec& v) const {
+  switch (bits_) {
+    case 512: return v.zmm();
+    case 256: return v.ymm();
+    default: return v.xmm();
+  }
+}
 
 VectorCode::Vec VectorCode::half_view(const Vec& v) const { return avx512() ? Vec(v.ymm()) : Vec(v.xmm()); }
 
 VectorCode::Mem VectorCode::at(const Gp& base, std::int32_t disp) const {
-  return avx512() ? x86::zmmword_ptr(base, disp) : x86::ymmword_ptr(base, disp);
+  return sized(base, bytes(), disp);
 }
 
 VectorCode::Mem VectorCode::at(const Gp& base, const Gp& index, std::uint32_t shift, std::int32_t disp) const {
-  return avx512() ? x86::zmmword_ptr(base, index, shift, disp) : x86::ymmword_ptr(base, index, shift, disp);
+  switch (bits_) {
+    case 512: return x86::zmmword_ptr(base, index, shift, disp);
+    case 256: return x86::ymmword_ptr(base, index, shift, disp);
+    default: return x86::xmmword_ptr(base, index, shift, disp);
+  }
 }
 
 VectorCode::Mem VectorCode::sized(const Gp& base, int bytes, std::int32_t disp) {
@@ -76,7 +89,7 @@ void VectorCode::set_zero(const Vec& r) const {
 
 void VectorCode::set_ones(const Vec& r) const {
   if (!avx512()) {
-    cc_.vpcmpeqq(r, r, r);
+    cc_.vpcmpeqd(r, r, r);
     return;
   }
   // vpternlogd reads its operands (to the register allocator): r is written first.
@@ -255,11 +268,19 @@ void VectorCode::round(const Vec& r, const Vec& a, int mode, int lane_bits) cons
 }
 
 void VectorCode::extract_high(const Vec& half, const Vec& v) const {
-  avx512() ? cc_.vextractf64x4(half.ymm(), v, 1) : cc_.vextractf128(half.xmm(), v, 1);
+  switch (bits_) {
+    case 512: cc_.vextractf64x4(half.ymm(), v, 1); break;
+    case 256: cc_.vextractf128(half.xmm(), v, 1); break;
+    default: cc_.vpshufd(half.xmm(), v, 0xEE); break;
+  }
 }
 
 void VectorCode::insert_high(const Vec& r, const Vec& low, const Vec& half) const {
-  avx512() ? cc_.vinsertf64x4(r, low, half.ymm(), 1) : cc_.vinsertf128(r, low, half.xmm(), 1);
+  switch (bits_) {
+    case 512: cc_.vinsertf64x4(r, low, half.ymm(), 1); break;
+    case 256: cc_.vinsertf128(r, low, half.xmm(), 1); break;
+    default: cc_.vpunpcklqdq(r, low, half.xmm()); break;
+  }
 }
 
 void VectorCode::store_bools(const Gp& at, const Vec& mask, int lane_bits) const {
@@ -274,6 +295,22 @@ void VectorCode::store_bools(const Gp& at, const Vec& mask, int lane_bits) const
       cc_.vpsrld(one_each, mask, 31);
       cc_.vpmovdb(sized(at, lanes), one_each);
     }
+    return;
+  }
+  if (bits_ == 128) {
+    // Each lane's top bit as 0 or 1, its lanes packed to bytes.
+    const Vec ones = new_vec();
+    if (lane_bits == 64) {
+      cc_.vpsrlq(ones, mask, 63);
+      cc_.vpshufd(ones, ones, 0x08);
+    } else {
+      cc_.vpsrld(ones, mask, 31);
+    }
+    cc_.vpackssdw(ones, ones, ones);
+    cc_.vpackuswb(ones, ones, ones);
+    const Gp bytes = cc_.newInt32();
+    cc_.vmovd(bytes, ones.xmm());
+    lanes == 2 ? cc_.mov(x86::word_ptr(at), bytes.r16()) : cc_.mov(x86::dword_ptr(at), bytes);
     return;
   }
   // The lanes' top bits, spread one to a byte.

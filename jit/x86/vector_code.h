@@ -1,6 +1,6 @@
 // The instructions of x86 kernels whose form depends on the vector width,
-// emitted for one width: 256 bits (AVX2) or 512 bits (AVX-512 F, DQ, BW,
-// VL). The kernel builders write every other instruction once, on x86::Vec
+// emitted for one width: 128 bits (SSE2: VEX forms that sse2_lowering.h
+// rewrites), 256 bits (AVX2) or 512 bits (AVX-512 F, DQ, BW, VL). The kernel builders write every other instruction once, on x86::Vec
 // registers this class makes; where AVX2 and AVX-512 differ (compares give
 // k-masks on AVX-512, blends take them; VEX-only integer logic, moves,
 // rounding and half extraction have EVEX names), it emits the width's form.

@@ -1,13 +1,15 @@
-// The x86-64 backend: each fused group becomes one AVX2 or AVX-512 loop,
-// generated with asmjit. Values live in 256- or 512-bit registers (the
-// backend's width, VectorCode) as lanes of one width per kernel (32 or 64
-// bits): floats as floats, integers as integers, booleans as
+// The x86-64 backend: each fused group becomes one SSE2, AVX2 or AVX-512
+// loop, generated with asmjit. Values live in 128-, 256- or 512-bit
+// registers (the backend's width, VectorCode) as lanes of one width per
+// kernel (32 or 64 bits): floats as floats, integers as integers, booleans as
 // all-ones/all-zeros lane masks. Narrower integers and booleans are widened
 // as they are loaded. No multiply and add are contracted into an FMA: NumPy
 // computes them apart, and results must match bit for bit. Results do not
 // depend on the width: where lanes meet (float min/max, leaf sums) the
 // kernel keeps AVX2's lane order, folding each 512-bit vector as two
-// 256-bit halves.
+// 256-bit halves. SSE2 kernels are written as 128-bit AVX ones and then
+// lowered to SSE2 (sse2_lowering.h); they leave float min and max
+// reductions, whose lanes would differ, and staged reductions to NumPy.
 #include <asmjit/x86.h>
 
 #include <cmath>
@@ -23,6 +25,7 @@
 #include "jit/trace_log.h"
 #include "jit/x86/inline_math.h"
 #include "jit/x86/math_constants.h"
+#include "jit/x86/sse2_lowering.h"
 #include "jit/x86/vector_constants.h"
 #include "jit/x86/vector_code.h"
 #include "jit/x86/vector_math.h"
@@ -431,8 +434,10 @@ class KernelBuilder {
   bool wide() const { return bits_ == 64; }
 
   // AVX (VEX spills and moves of whole vectors), AVX-512 (zmm registers, 32
-  // of them, EVEX spills) at 512 bits, and vzeroupper before returning.
+  // of them, EVEX spills) at 512 bits, and vzeroupper before returning; SSE2
+  // kernels keep to SSE2's spills and moves.
   void set_frame(FuncNode& fn) const {
+    if (vc_.bits() == 128) return;
     fn.frame().setAvxEnabled();
     if (vc_.avx512()) fn.frame().setAvx512Enabled();
     fn.frame().setAvxCleanup();
@@ -1016,7 +1021,10 @@ class KernelBuilder {
     const int per_sum = leaf_vectors_per_sum();
     for (std::size_t k = 0; k < ordered_.size(); ++k) {
       const x86::Gp& at = pointers_[first_slot + k];
-      if (wide()) {
+      if (vc_.bits() == 128) {
+        end_leaf_128(at, &leaf_accumulators_[per_sum * k]);
+        for (int v = 0; v < per_sum; ++v) cc_.vmovapd(leaf_accumulators_[per_sum * k + v], minus_zero_);
+      } else if (wide()) {
         // r0..r3 and r4..r7: two vectors, or the halves of one.
         x86::Vec low = leaf_accumulators_[per_sum * k];
         x86::Vec high;
@@ -1050,6 +1058,37 @@ class KernelBuilder {
         cc_.vmovaps(sums, leaf_code().view(minus_zero_));
       }
     }
+  }
+
+  // end_leaf's sum at 128 bits, from (r0, r1), (r2, r3), (r4, r5), (r6, r7)
+  // for doubles, (r0..r3), (r4..r7) for floats: the pairs' sums side by side,
+  // then theirs, and the last two added.
+  void end_leaf_128(const x86::Gp& at, const x86::Vec* sums) {
+    x86::Xmm a = cc_.newXmm(), b = cc_.newXmm(), c = cc_.newXmm(), d = cc_.newXmm();
+    if (wide()) {
+      cc_.vunpcklpd(a, sums[0], sums[2]);  // r0, r4
+      cc_.vunpckhpd(b, sums[0], sums[2]);  // r1, r5
+      cc_.vaddpd(a, a, b);                 // r0+r1, r4+r5
+      cc_.vunpcklpd(c, sums[1], sums[3]);  // r2, r6
+      cc_.vunpckhpd(d, sums[1], sums[3]);  // r3, r7
+      cc_.vaddpd(c, c, d);                 // r2+r3, r6+r7
+      cc_.vaddpd(a, a, c);                 // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7)
+      cc_.vpermilpd(b, a, 1);
+      cc_.vaddsd(a, a, b);
+      cc_.vmovsd(x86::qword_ptr(at), a);
+      cc_.add(at, 8);
+      return;
+    }
+    cc_.vshufps(a, sums[0], sums[1], 0x88);  // r0, r2, r4, r6
+    cc_.vshufps(b, sums[0], sums[1], 0xDD);  // r1, r3, r5, r7
+    cc_.vaddps(a, a, b);                     // r0+r1, r2+r3, r4+r5, r6+r7
+    cc_.vshufps(c, a, a, 0x08);              // r0+r1, r4+r5, ...
+    cc_.vshufps(d, a, a, 0x0D);              // r2+r3, r6+r7, ...
+    cc_.vaddps(c, c, d);                     // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7), ...
+    cc_.vmovshdup(d, c);
+    cc_.vaddss(c, c, d);
+    cc_.vmovss(x86::dword_ptr(at), c);
+    cc_.add(at, 4);
   }
 
   // A paired function's two runs of rows: the state of the one emitted now
@@ -1827,7 +1866,13 @@ class X86Backend : public Backend {
  public:
   explicit X86Backend(int vector_bits) : vector_bits_(vector_bits) {}
 
-  const char* name() const override { return vector_bits_ == 512 ? "x86-64 AVX-512" : "x86-64 AVX2"; }
+  const char* name() const override {
+    switch (vector_bits_) {
+      case 512: return "x86-64 AVX-512";
+      case 256: return "x86-64 AVX2";
+      default: return "x86-64 SSE2";
+    }
+  }
 
   int fuse_class(const Region& region, int index) const override {
     const Node& node = region.nodes[index];
@@ -1910,6 +1955,7 @@ class X86Backend : public Backend {
           case Op::max: {
             // 8- and 16-bit integers in 32-bit lanes, widened as they are loaded.
             const DType as = extreme_lanes(node.compute);
+            if (is_float(as) && vector_bits_ < 256) return -1;  // accumulator_lanes: AVX2's
             if (lane_bits(as) == 0 || !want(lane_bits(as)) || !operand_ok(node.inputs[0], as)) return -1;
             if (as != node.compute && in.op != Op::input) return -1;
             break;
@@ -1980,6 +2026,7 @@ class X86Backend : public Backend {
 
   std::unique_ptr<StagedKernel> compile_staged(const Region& region, const StagedReduction& staged,
                                                const std::vector<StagedInput>& layout) override {
+    if (vector_bits_ < 256) return nullptr;  // its strided loads read 256 bits at a time
     std::vector<bool> fixed;
     for (const StagedInput& in : layout) {
       fixed.push_back(in.points == StagedInput::Points::kBroadcast && !in.moves_outer && !in.moves_inner);
@@ -2036,7 +2083,13 @@ class X86Backend : public Backend {
     if (listing) code.setLogger(&logger);
     x86::Compiler cc(&code);
     std::vector<InlineMath::LibmSlot> slots;
-    if (!build(cc, slots) || cc.finalize() != kErrorOk) return false;
+    if (!build(cc, slots)) return false;
+    std::string unlowered;
+    if (vector_bits_ == 128 && !lower_to_sse2(cc, unlowered)) {
+      if (listing) log_text(LogChannel::kOutputCode, "kernel not made: no SSE2 form for " + unlowered);
+      return false;
+    }
+    if (cc.finalize() != kErrorOk) return false;
     if (runtime_.add(&kernel.entry, &code) != kErrorOk) return false;
     kernel.runtime = &runtime_;
     placed(code);
@@ -2085,7 +2138,7 @@ class X86Backend : public Backend {
     return kernel;
   }
 
-  const int vector_bits_;  // 256 or 512
+  const int vector_bits_;  // 128, 256 or 512
   JitRuntime runtime_;
 };
 
@@ -2095,16 +2148,16 @@ std::unique_ptr<Backend> make_x86_backend(VectorIsa isa) {
   switch (isa) {
     case VectorIsa::kAvx512: return std::make_unique<X86Backend>(512);
     case VectorIsa::kAvx2: return std::make_unique<X86Backend>(256);
-    case VectorIsa::kSse2: break;
+    case VectorIsa::kSse2: return std::make_unique<X86Backend>(128);
   }
   return nullptr;
 }
 
 Backend* cpu_backend() {
   static Backend* backend = [] () -> Backend* {
-    const CpuFeatures::X86& x86 = CpuInfo::host().features().x86();
-    if (!x86.hasAVX2() || !x86.hasBMI2()) return nullptr;
-    const VectorIsa isa = host_vector_isa() == VectorIsa::kAvx512 ? VectorIsa::kAvx512 : VectorIsa::kAvx2;
+    // AVX2 and AVX-512 kernels also use BMI2 (pdep).
+    const bool bmi2 = CpuInfo::host().features().x86().hasBMI2();
+    const VectorIsa isa = bmi2 ? host_vector_isa() : VectorIsa::kSse2;
     return make_x86_backend(isa).release();  // lives as long as the kernels it made
   }();
   return backend;

@@ -19,7 +19,8 @@ the sequence of results with type, dtype, shape and strides, and the stderr it
 wrote must be identical; values must be bitwise identical where the digests
 differ unless the program's tag for the result allows a tolerance, in which
 case the batch is run again printing those results in full and the values are
-checked against the tolerance.
+checked against the tolerance. Every fourth batch runs npython with SSE2
+kernels (NPY_VECTOR_ISA=sse2), the rest with this CPU's widest.
 
 Environment:
   NPYTHON_PROPERTY_PROGRAMS  number of programs (default 6000)
@@ -102,13 +103,16 @@ class Output:
     seconds: float
 
 
-def run_pair(script, args=(), cwd=None):
-    """(python3's Output, npython's Output) for `script args`, run concurrently;
-    a process still running after RUN_TIMEOUT seconds is killed."""
-    env = harness.base_env()
+def run_pair(script, args=(), cwd=None, npython_env=None):
+    """(python3's Output, npython's Output) for `script args`, run concurrently
+    (npython with `npython_env` added to its environment); a process still
+    running after RUN_TIMEOUT seconds is killed."""
     runs = []
     start = time.monotonic()
     for interpreter in (harness.PYTHON3, harness.NPYTHON):
+        env = harness.base_env()
+        if interpreter == harness.NPYTHON:
+            env.update(npython_env or {})
         out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
         proc = subprocess.Popen([interpreter, str(script), *args], cwd=cwd, env=env,
                                 stdout=out, stderr=err, stdin=subprocess.DEVNULL)
@@ -398,6 +402,7 @@ class Failure:
     problems: list
     script: Path
     context: list           # the (index, program) pairs before it in its script
+    npython_env: dict       # what npython's environment had added
     reproducer: Path = None
     minimized: object = None  # (source, path, context indices) or a message
 
@@ -423,9 +428,9 @@ def compare_batch(batch, ref_out, got_out):
     return failures, need_full, not_begun
 
 
-def check_batch(batch, folder, name, seconds):
+def check_batch(batch, folder, name, seconds, npython_env):
     """[(index, problems, script, the programs before it in the script)] for
-    the programs of a batch that differ.
+    the programs of a batch that differ, npython run with `npython_env`.
     Where npython stops (a crash), the programs after the one it stopped in
     run again in a new process."""
     found = []
@@ -434,7 +439,7 @@ def check_batch(batch, folder, name, seconds):
     while pending:
         script = folder / (f"{name}.py" if part == 0 else f"{name}_after_stop{part}.py")
         script.write_text(program_gen.render_script(pending))
-        ref_out, got_out = run_pair(script, cwd=folder)
+        ref_out, got_out = run_pair(script, cwd=folder, npython_env=npython_env)
         seconds["python3"] += ref_out.seconds
         seconds["npython"] += got_out.seconds
         by_index, need_full, not_begun = compare_batch(pending, ref_out, got_out)
@@ -442,7 +447,7 @@ def check_batch(batch, folder, name, seconds):
             # The same script again, printing those programs' results in full
             # (all of it, so that they run in the same state).
             wanted = ",".join(str(i) for i in sorted(need_full))
-            ref_full, got_full = run_pair(script, [wanted], cwd=folder)
+            ref_full, got_full = run_pair(script, [wanted], cwd=folder, npython_env=npython_env)
             again, _, _ = compare_batch(pending, ref_full, got_full)
             by_index.update({i: again[i] for i in need_full if i in again})
         position = {i: k for k, (i, _) in enumerate(pending)}
@@ -469,6 +474,7 @@ class Reducer:
     def __init__(self, folder, deadline):
         self.folder = folder
         self.deadline = deadline
+        self.npython_env = {}
 
     def fails(self, index, program, context=()):
         if time.monotonic() > self.deadline:
@@ -476,7 +482,7 @@ class Reducer:
         self.runs += 1
         path = self.folder / f"repro_{index}_try.py"
         path.write_text(standalone(index, program, context))
-        ref_out, got_out = run_pair(path, cwd=self.folder)
+        ref_out, got_out = run_pair(path, cwd=self.folder, npython_env=self.npython_env)
         ref, _ = parse(ref_out)
         got, _ = parse(got_out)
         if ref.get(index) is None or not ref[index].ended:
@@ -484,7 +490,8 @@ class Reducer:
         problems, need_full = compare_program(index, ref.get(index), got.get(index),
                                               got_out.returncode)
         if need_full and not problems:
-            ref_out, got_out = run_pair(path, [str(index)], cwd=self.folder)
+            ref_out, got_out = run_pair(path, [str(index)], cwd=self.folder,
+                                        npython_env=self.npython_env)
             ref, _ = parse(ref_out)
             got, _ = parse(got_out)
             problems, _ = compare_program(index, ref.get(index), got.get(index),
@@ -494,6 +501,7 @@ class Reducer:
     def reduce(self, failure):
         """(source of a smaller reproducer, its context indices), or None."""
         self.runs = 0
+        self.npython_env = failure.npython_env
         i, program = failure.index, failure.program
         context = []
         if not self.fails(i, program):
@@ -557,16 +565,20 @@ def test_random_programs_match_python3(tmp_path):
     failures = []
     seconds = {"python3": 0.0, "npython": 0.0}
     traced = 0
+    sse2 = 0
     for number, batch in enumerate(batches):
         programs_by_index = dict(batch)
+        npython_env = {"NPY_VECTOR_ISA": "sse2"} if number % 4 == 3 else {}
         for i, problems, script, context in check_batch(batch, folder, f"batch_{number:02d}",
-                                                         seconds):
-            failures.append(Failure(i, programs_by_index[i], problems, script, context))
+                                                         seconds, npython_env):
+            failures.append(Failure(i, programs_by_index[i], problems, script, context,
+                                    npython_env))
         traced += sum(1 for _, p in batch if p.is_big())
+        sse2 += len(batch) if npython_env else 0
     elapsed = time.monotonic() - start
     harness.report(
-        f"random programs: {len(programs)} programs ({traced} with an input of 2048+ elements) "
-        f"in {len(batches)} batches, {len(failures)} differ; {STATS['within tolerance']} "
+        f"random programs: {len(programs)} programs ({traced} with an input of 2048+ elements; "
+        f"{sse2} with SSE2 kernels) in {len(batches)} batches, {len(failures)} differ; {STATS['within tolerance']} "
         f"results not bitwise equal but within their tolerance, {STATS['unchecked']} not "
         f"bitwise equal and not compared (tag unchecked); generation {generated:.1f} s, "
         f"python3 {seconds['python3']:.1f} s, npython {seconds['npython']:.1f} s, "
@@ -600,7 +612,7 @@ def test_random_programs_match_python3(tmp_path):
     for failure in shown:
         lines.append("")
         lines.append(f"=== program {failure.index} (in {failure.script}; alone: "
-                     f"{failure.reproducer})")
+                     f"{failure.reproducer}; npython's environment adds {failure.npython_env})")
         lines.extend("  " + p for p in failure.problems)
         lines.append("--- its source:")
         lines.append(failure.program.render(failure.index))

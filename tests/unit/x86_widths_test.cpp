@@ -1,10 +1,13 @@
-// The x86 backend's 256-bit (AVX2) and 512-bit (AVX-512) kernels give the
-// same bytes. Regions are built through the jit IR (no Python), planned and
+// The x86 backend's 128-bit (SSE2), 256-bit (AVX2) and 512-bit (AVX-512)
+// kernels give the same bytes. Regions are built through the jit IR (no Python), planned and
 // fused as the runtime plans them, compiled by both backends and run
 // through the CPU driver on the same inputs; every value a kernel writes
 // and the floating-point flags it raises must be bitwise identical. Where
 // this CPU has no AVX-512 the 512-bit kernels are still generated (so that
 // code generation is checked everywhere) and the comparison is skipped.
+// SSE2 kernels run on every x86-64 CPU; programs whose plan at SSE2 differs
+// (float min and max reductions and staged reductions are left to NumPy
+// there) are not compared at that width.
 //
 // Leaf-sum kernels with a paired function (Kernel::paired) are also run
 // without it at the host's widths, which must give the same bytes too.
@@ -319,6 +322,16 @@ class Runner {
   Runner(Backend& backend, const Program& program, bool paired = true, bool streaming = false)
       : backend_(backend), program_(program), paired_(paired), streaming_(streaming) {}
 
+  // Whether the backend fuses every step of the program, none staged.
+  bool fuses_all() const {
+    const Region& region = program_.region;
+    const std::vector<bool> needed(region.nodes.size(), true);
+    const std::vector<Step> steps = plan_region(region, needed, program_.leaves, [this](const Region& r, int node) {
+      return backend_.fuse_class(r, node);
+    });
+    return std::none_of(steps.begin(), steps.end(), [](const Step& s) { return s.eager || s.staged; });
+  }
+
   // Plans the program, compiles every step (on the first run) and, unless
   // `compile_only`, runs it.
   Outcome run(bool compile_only) {
@@ -485,6 +498,11 @@ class Runner {
   double kernel_seconds_ = 0;
 };
 
+Backend& sse2() {
+  static const std::unique_ptr<Backend> backend = make_x86_backend(VectorIsa::kSse2);
+  return *backend;
+}
+
 Backend& avx2() {
   static const std::unique_ptr<Backend> backend = make_x86_backend(VectorIsa::kAvx2);
   return *backend;
@@ -510,6 +528,7 @@ std::string hex(const std::vector<unsigned char>& bytes, std::size_t from, std::
 // Cases the test compared at both widths, with and without paired
 // functions, and with and without streaming stores.
 int g_compared = 0;
+int g_sse2_compared = 0;
 int g_paired_compared = 0;
 int g_streaming_compared = 0;
 
@@ -544,7 +563,7 @@ bool uses(const Outcome& outcome, const char* what) {
                      [&](const std::string& k) { return k.find(what) != std::string::npos; });
 }
 
-// Runs `program` at 256 bits and 512 bits and requires the same bytes.
+// Runs `program` at 128, 256 and 512 bits and requires the same bytes.
 // Without AVX-512 here, the 512-bit kernels are only generated. Programs
 // whose kernels have paired functions also run without them, and those
 // with element-wise kernels with streaming stores.
@@ -560,6 +579,14 @@ void check(const Program& program, const std::string& what) {
   if (uses(streamed, ",streaming")) {
     if (!expect_same(program, narrow, "avx2", streamed, "avx2 streaming")) return;
     ++g_streaming_compared;
+  }
+  if (Runner(sse2(), program).fuses_all()) {
+    if (!expect_same(program, narrow, "avx2", Runner(sse2(), program).run(false), "sse2")) return;
+    const Outcome sse2_streamed = Runner(sse2(), program, true, true).run(false);
+    if (uses(sse2_streamed, ",streaming") && !expect_same(program, narrow, "avx2", sse2_streamed, "sse2 streaming")) {
+      return;
+    }
+    ++g_sse2_compared;
   }
   const bool run_wide = host_has_avx512();
   const Outcome wide = Runner(avx512(), program).run(!run_wide);
@@ -976,6 +1003,7 @@ TEST(X86Widths, StagedKMeans) {
 }
 
 TEST(X86Widths, ComparedSomethingWhereItCould) {
+  EXPECT_GT(g_sse2_compared, 1000);
   if (!host_has_avx512()) GTEST_SKIP() << "no AVX-512 on this CPU";
   EXPECT_GT(g_compared, 1000);
 }
