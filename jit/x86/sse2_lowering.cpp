@@ -619,6 +619,7 @@ const Rule kRules[] = {
     {Inst::kIdVandnps, Inst::kIdAndnps, kTwo},
     {Inst::kIdVunpcklpd, Inst::kIdUnpcklpd, kTwo},
     {Inst::kIdVunpckhpd, Inst::kIdUnpckhpd, kTwo},
+    {Inst::kIdVunpcklps, Inst::kIdUnpcklps, kTwo},
     {Inst::kIdVshufps, Inst::kIdShufps, kTwo},
     {Inst::kIdVshufpd, Inst::kIdShufpd, kTwo},
     // Integer lanes.

@@ -9,7 +9,7 @@
 // kernel keeps AVX2's lane order, folding each 512-bit vector as two
 // 256-bit halves. SSE2 kernels are written as 128-bit AVX ones and then
 // lowered to SSE2 (sse2_lowering.h); they leave float min and max
-// reductions, whose lanes would differ, and staged reductions to NumPy.
+// reductions, whose lanes would differ, to NumPy.
 #include <asmjit/x86.h>
 
 #include <cmath>
@@ -1663,6 +1663,11 @@ class StagedKernelBuilder : public KernelBuilder {
     const int per_half = 256 / bits_;  // points in 256 bits: 4 or 8
     const x86::Gp at = points_past(address, stride, u * lanes_);
     x86::Vec r = vc_.new_vec();
+    if (vc_.bits() == 128) {
+      load_strided_128(r, at, i);
+      out = {r, is_float(t) ? Repr::kFloat : Repr::kInt, t};
+      return true;
+    }
     load_strided_256(r.ymm(), at, i);
     if (vc_.avx512()) {
       x86::Vec high = cc_.newYmm();
@@ -1673,17 +1678,37 @@ class StagedKernelBuilder : public KernelBuilder {
     return true;
   }
 
-  // The address `count` (a multiple of 4) strides past `at`.
+  // The address `count` strides past `at`.
   x86::Gp points_past(const x86::Gp& at, const x86::Gp& stride, int count) {
     x86::Gp p = at;
     for (int left = count; left > 0;) {
-      const int step = left >= 8 ? 8 : 4;
+      std::uint32_t shift = 3;
+      while ((1 << shift) > left) --shift;
       x86::Gp next = cc_.newIntPtr();
-      cc_.lea(next, x86::ptr(p, stride, step == 8 ? 3 : 2));
+      cc_.lea(next, x86::ptr(p, stride, shift));
       p = next;
-      left -= step;
+      left -= 1 << shift;
     }
     return p;
+  }
+
+  // x = the 128 bits of strided input i's points from `at` on (2 doubles or 4 floats).
+  void load_strided_128(const x86::Vec& x, const x86::Gp& at, std::size_t i) {
+    const x86::Gp& stride = strides_[i];
+    if (wide()) {
+      cc_.vmovsd(x.xmm(), x86::qword_ptr(at));
+      cc_.vmovhpd(x.xmm(), x.xmm(), x86::qword_ptr(at, stride));
+      return;
+    }
+    const x86::Gp& triple = triple_strides_[i];
+    x86::Xmm second = cc_.newXmm(), third = cc_.newXmm(), fourth = cc_.newXmm();
+    cc_.vmovss(x.xmm(), x86::dword_ptr(at));
+    cc_.vmovss(second, x86::dword_ptr(at, stride));
+    cc_.vmovss(third, x86::dword_ptr(at, stride, 1));
+    cc_.vmovss(fourth, x86::dword_ptr(at, triple));
+    cc_.vunpcklps(x.xmm(), x.xmm(), second);
+    cc_.vunpcklps(third, third, fourth);
+    cc_.vpunpcklqdq(x.xmm(), x.xmm(), third);
   }
 
   // y = the 256 bits of strided input i's points from `at` on (4 doubles or 8 floats).
@@ -2026,7 +2051,6 @@ class X86Backend : public Backend {
 
   std::unique_ptr<StagedKernel> compile_staged(const Region& region, const StagedReduction& staged,
                                                const std::vector<StagedInput>& layout) override {
-    if (vector_bits_ < 256) return nullptr;  // its strided loads read 256 bits at a time
     std::vector<bool> fixed;
     for (const StagedInput& in : layout) {
       fixed.push_back(in.points == StagedInput::Points::kBroadcast && !in.moves_outer && !in.moves_inner);

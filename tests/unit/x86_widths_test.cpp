@@ -6,8 +6,8 @@
 // this CPU has no AVX-512 the 512-bit kernels are still generated (so that
 // code generation is checked everywhere) and the comparison is skipped.
 // SSE2 kernels run on every x86-64 CPU; programs whose plan at SSE2 differs
-// (float min and max reductions and staged reductions are left to NumPy
-// there) are not compared at that width.
+// (float min and max reductions are left to NumPy there) are not compared
+// at that width.
 //
 // Leaf-sum kernels with a paired function (Kernel::paired) are also run
 // without it at the host's widths, which must give the same bytes too.
@@ -322,14 +322,14 @@ class Runner {
   Runner(Backend& backend, const Program& program, bool paired = true, bool streaming = false)
       : backend_(backend), program_(program), paired_(paired), streaming_(streaming) {}
 
-  // Whether the backend fuses every step of the program, none staged.
+  // Whether the backend fuses every step of the program.
   bool fuses_all() const {
     const Region& region = program_.region;
     const std::vector<bool> needed(region.nodes.size(), true);
     const std::vector<Step> steps = plan_region(region, needed, program_.leaves, [this](const Region& r, int node) {
       return backend_.fuse_class(r, node);
     });
-    return std::none_of(steps.begin(), steps.end(), [](const Step& s) { return s.eager || s.staged; });
+    return std::none_of(steps.begin(), steps.end(), [](const Step& s) { return s.eager; });
   }
 
   // Plans the program, compiles every step (on the first run) and, unless
