@@ -16,4 +16,4 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 python3 -m mesonbuild.mesonmain test -C build --print-errorlogs
 python3 -m mesonbuild.mesonmain test -C build-asan --print-errorlogs
 NPYTHON="$root/build-asan/npython" NPYTHON_SANITIZED=1 python3 -m pytest -q -p no:cacheprovider tests/diff
-NPYTHON="$root/build/npython" python3 -m pytest -q -p no:cacheprovider tests
+NPYTHON="$root/build/npython" NPYTHON_REQUIRE_QEMU=1 python3 -m pytest -q -p no:cacheprovider tests

@@ -85,7 +85,8 @@ def test_help_is_python3s_then_npythons(option):
     assert got.returncode == expected.returncode == 0
     assert got.stdout.startswith(expected.stdout)
     extra = got.stdout[len(expected.stdout):]
-    for name in ("--version", "--bench", "NPY_JIT=", "NPY_INTERP=", "NPY_JIT_STATS=", "NPY_THREADS="):
+    for name in ("--version", "--bench", "NPY_JIT=", "NPY_INTERP=", "NPY_JIT_STATS=", "NPY_THREADS=",
+                 "NPY_VECTOR_ISA="):
         assert name in extra
 
 
@@ -99,11 +100,26 @@ def test_version_names_npython_and_its_cpython():
     assert harness.run(harness.NPYTHON, ["-VV"]).stdout.endswith(f"(Python {full})\n")
 
 
-def test_bad_control_value_is_a_clear_error():
-    got = harness.run(harness.NPYTHON, ["-c", "print('ran')"], env_extra={"NPY_THREADS": "many"})
+@pytest.mark.parametrize("name, value, accepted", [("NPY_THREADS", "many", "N"),
+                                                    ("NPY_VECTOR_ISA", "avx", "sse2|avx2|avx512")])
+def test_bad_control_value_is_a_clear_error(name, value, accepted):
+    got = harness.run(harness.NPYTHON, ["-c", "print('ran')"], env_extra={name: value})
     assert got.returncode == 2
     assert got.stdout == ""
-    assert got.stderr == "npython: NPY_THREADS must be N, not 'many'\n"
+    assert got.stderr == f"npython: {name} must be {accepted}, not '{value}'\n"
+
+
+def test_vector_isa_picks_the_kernels_width():
+    flags = next(line for line in open("/proc/cpuinfo") if line.startswith("flags")).split()
+    has_avx2 = {"avx2", "fma", "bmi2"} <= set(flags)
+    code = "import numpy as np\nx = np.arange(5000.0)\nprint((x * 2 + 1).sum())"
+    for isa, kernel in (("sse2", "x86-64 SSE2"), ("avx2", "x86-64 AVX2" if has_avx2 else "x86-64 SSE2")):
+        got = harness.run(harness.NPYTHON, ["-c", code],
+                          env_extra={"NPY_VECTOR_ISA": isa, "NPY_JIT_LOG": "output_code",
+                                     "NPY_KERNEL_CACHE": "off"})
+        assert got.returncode == 0, got.stderr
+        assert got.stdout == "25000000.0\n"
+        assert f"] kernel ({kernel}," in got.stderr
 
 
 def read_until(fd, done, deadline, transcript):
