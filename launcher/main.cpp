@@ -125,9 +125,8 @@ void report() {
   if (!launch.controls.stats_file.empty()) write_counters(launch.controls.stats_file);
 }
 
-void run_interpreter(Launch& launch) {
-  npy::register_runtime_module(launch.controls);
-  Config config;
+// The command line and where the standard library is, in `config`.
+void set_up(Config& config, const Launch& launch) {
   PyStatus status = PyConfig_SetBytesArgv(config.get(), launch.argc, launch.argv);
   if (PyStatus_Exception(status)) exit_on(status, launch.scan);
   // CPython finds its standard library relative to the executable, which
@@ -138,10 +137,25 @@ void run_interpreter(Launch& launch) {
     status = PyConfig_SetBytesString(config.get(), &config.get()->home, NPYTHON_PYTHON_HOME);
     if (PyStatus_Exception(status)) exit_on(status, launch.scan);
   }
-  status = PyConfig_Read(config.get());  // the command line, parsed: which program runs
-  if (PyStatus_Exception(status)) exit_on(status, launch.scan);
-  const bool main_uses_numpy = launch.controls.jit && main_names_numpy(*config.get());
-  status = Py_InitializeFromConfig(config.get());
+}
+
+void run_interpreter(Launch& launch) {
+  npy::register_runtime_module(launch.controls);
+  // Which program runs, from a configuration read for that alone: a
+  // configuration read twice (here and by Py_InitializeFromConfig) loses
+  // -X warn_default_encoding, which CPython takes only from a first reading
+  // of the command line.
+  bool main_uses_numpy = false;
+  {
+    Config program;
+    set_up(program, launch);
+    const PyStatus status = PyConfig_Read(program.get());
+    if (PyStatus_Exception(status)) exit_on(status, launch.scan);
+    main_uses_numpy = launch.controls.jit && main_names_numpy(*program.get());
+  }
+  Config config;
+  set_up(config, launch);
+  PyStatus status = Py_InitializeFromConfig(config.get());
   if (PyStatus_Exception(status)) exit_on(status, launch.scan);
 
   if (launch.controls.jit) {

@@ -35,6 +35,9 @@ CASES = {
     "warnings_error": ["-Werror", PROBE],
     "xoption_dev": ["-X", "dev", PROBE],
     "xoption_utf8": ["-X", "utf8", "-X", "int_max_str_digits=5000", PROBE],
+    "xoption_warn_default_encoding": ["-X", "warn_default_encoding", "-c",
+                                      "import sys; print(sys.flags.warn_default_encoding); "
+                                      "open('argv_probe.py').close()"],
     "clustered_flags": ["-BsuqE", PROBE],
     "no_site": ["-S", "-c", "import sys; print('site' in sys.modules)"],
     "bytes_warning": ["-b", "-c", "print(str(b'x'))"],
