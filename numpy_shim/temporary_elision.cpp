@@ -94,15 +94,15 @@ int same_result_in_place(PyObject* target, PyObject* other) {
 
 // binary_op_into_temporary once an operand may be elided; out of line, so
 // that the check alone stays cheap.
-[[gnu::noinline]] PyObject* elide_binary_op(int op, PyObject* lhs, PyObject* rhs) {
+[[gnu::noinline]] PyObject* elide_binary_op(int op, PyObject* lhs, PyObject* rhs, bool lhs_free, bool rhs_free) {
   const InPlaceOp in_place = in_place_op(op);
   if (!in_place.in_place) return nullptr;
   PyObject* target = nullptr;
   PyObject* other = nullptr;
-  if (is_unshared_temporary(lhs, in_place.kinds)) {
+  if (lhs_free && is_unshared_temporary(lhs, in_place.kinds)) {
     target = lhs;
     other = rhs;
-  } else if (in_place.commutative && is_unshared_temporary(rhs, in_place.kinds)) {
+  } else if (rhs_free && in_place.commutative && is_unshared_temporary(rhs, in_place.kinds)) {
     target = rhs;
     other = lhs;
   } else {
@@ -120,9 +120,9 @@ int same_result_in_place(PyObject* target, PyObject* other) {
 
 }  // namespace
 
-PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs) {
-  if (!is_large_temporary(lhs) && !is_large_temporary(rhs)) return nullptr;
-  return elide_binary_op(op, lhs, rhs);
+PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs, bool lhs_free, bool rhs_free) {
+  if (!(lhs_free && is_large_temporary(lhs)) && !(rhs_free && is_large_temporary(rhs))) return nullptr;
+  return elide_binary_op(op, lhs, rhs, lhs_free, rhs_free);
 }
 
 PyObject* unary_op_into_temporary(UnaryOp op, PyObject* operand) {

@@ -27,9 +27,13 @@ inline bool may_elide(PyObject* operand) {
 // `lhs <op> rhs` for the NB_* operator `op`, computed in place into an
 // operand that is an unshared temporary when that gives the same result.
 // Returns nullptr without an exception when it does not apply, nullptr with
-// one on error, else the result (a new reference). The caller's stack owns
-// one reference to each operand.
-PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs);
+// one on error, else the result (a new reference). The caller owns one
+// reference to each operand; `lhs_free` / `rhs_free` say whether the caller
+// lets that operand go after the operation (an evaluator stack does; a
+// region's value that a lazy value names or a later node reads does not,
+// though its one reference is the region's).
+PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs, bool lhs_free = true,
+                                   bool rhs_free = true);
 
 // `-operand` (UNARY_NEGATIVE) or `~operand` (UNARY_INVERT) computed in
 // place into an unshared temporary, with the same contract.
