@@ -712,11 +712,13 @@ class KernelBuilder {
         before_loop([&] {
           x86::Xmm x = r.xmm();
           cc_.vxorps(x, x, x);
+          cc_.vcvtsi2sd(x, x, x86::qword_ptr(p));
           if (to == DType::kFloat64) {
-            cc_.vcvtsi2sd(x, x, x86::qword_ptr(p));
             cc_.vbroadcastsd(r, x);
           } else {
-            cc_.vcvtsi2ss(x, x, x86::qword_ptr(p));
+            // Into float32 through a double, as NumPy converts a Python int
+            // (rounded twice: 2**54 + 2**30 + 1 becomes 2**54).
+            cc_.vcvtsd2ss(x, x, x);
             cc_.vbroadcastss(r, x);
           }
         });
