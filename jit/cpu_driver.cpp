@@ -940,17 +940,37 @@ void store_sum(T value, const LoopReduction& r, std::int64_t count, char* at) {
 
 // Whether every input and output (their byte strides) steps along the last
 // two loop dimensions as along one: the one before last by whole rows.
+bool merges_last_two(const Shape& shape, const std::vector<std::int64_t>& strides) {
+  const std::size_t r = shape.size();
+  return strides[r - 2] == shape[r - 1] * strides[r - 1];
+}
+
 bool last_two_merge(const Shape& shape, const std::vector<LoopInput>& inputs,
                     const std::vector<std::vector<std::int64_t>>& out_strides) {
   const std::size_t r = shape.size();
   if (r < 2) return false;
   for (const LoopInput& in : inputs) {
-    if (in.strides[r - 2] != shape[r - 1] * in.strides[r - 1]) return false;
+    if (!merges_last_two(shape, in.strides)) return false;
   }
   for (const std::vector<std::int64_t>& strides : out_strides) {
-    if (strides[r - 2] != shape[r - 1] * strides[r - 1]) return false;
+    if (!merges_last_two(shape, strides)) return false;
   }
   return true;
+}
+
+// Whether run_short_sums can run `loop`: its last two dimensions merge for
+// every input and output, or, in a 2-D loop, for every output, and each
+// input that they do not merge for moves along a row (the kernel reads it
+// as a vector: it is gathered).
+bool short_sums_fit(const Shape& shape, const Loop& loop) {
+  if (last_two_merge(shape, loop.inputs, loop.out_strides)) return true;
+  if (shape.size() != 2) return false;
+  for (const std::vector<std::int64_t>& strides : loop.out_strides) {
+    if (!merges_last_two(shape, strides)) return false;
+  }
+  return std::all_of(loop.inputs.begin(), loop.inputs.end(), [&](const LoopInput& in) {
+    return in.gather_shape.empty() && (merges_last_two(shape, in.strides) || in.strides[1] != 0);
+  });
 }
 
 // Copies `count` rows of n elements (`row_stride` and `stride` bytes apart)
@@ -1289,9 +1309,22 @@ int run_short_sums(const Loop& loop, const Shape& shape, const std::vector<LoopR
   Shape flat(shape.begin(), shape.end() - 1);
   flat.back() = M * J;
   std::vector<LoopInput> inputs = loop.inputs;
-  for (LoopInput& in : inputs) in.strides.erase(in.strides.end() - 2);
+  std::vector<bool> packed = loop.packed;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    LoopInput& in = inputs[i];
+    if (merges_last_two(shape, in.strides)) {
+      in.strides.erase(in.strides.end() - 2);
+      continue;
+    }
+    // Rows that do not follow each other (a vector broadcast over the rows):
+    // gathered, span by span (short_sums_fit: the loop is then 2-D).
+    in.gather_shape = shape;
+    in.gather_strides = in.strides;
+    in.strides.assign(1, itemsize(in.dtype));
+    packed[i] = true;
+  }
   Loop flat_loop{loop.kernel,  flat,           inputs,         loop.outputs,  loop.ordered,
-                 loop.sum_bytes, loop.broadcast, loop.packed,    loop.all_lanes, loop.out_strides,
+                 loop.sum_bytes, loop.broadcast, packed,         loop.all_lanes, loop.out_strides,
                  loop.scattered, loop.narrow_sums, false};
   for (std::vector<std::int64_t>& strides : flat_loop.out_strides) strides.erase(strides.end() - 2);
   const std::int64_t per_block = std::min(M, std::max<std::int64_t>(1, kSpan / J));  // sums per kernel run
@@ -1487,7 +1520,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   if (loop.kernel.leaf_sums) return run_leaf_sums<T>(loop, shape, reduced, reductions, threads);
   const int r = static_cast<int>(shape.size());
   if (reduced == 1 && loop.ordered == static_cast<int>(reductions.size()) && shape[r - 1] <= kPairwiseBlock &&
-      !loop.kernel.uses_index && last_two_merge(shape, loop.inputs, loop.out_strides)) {
+      !loop.kernel.uses_index && short_sums_fit(shape, loop)) {
     return run_short_sums<T>(loop, shape, reductions, threads);
   }
   const std::int64_t outer = element_count(Shape(shape.begin(), shape.end() - reduced));
