@@ -938,13 +938,14 @@ void store_sum(T value, const LoopReduction& r, std::int64_t count, char* at) {
   std::memcpy(at, &value, sizeof(T));
 }
 
-// Whether every input and output (their byte strides) steps along the last
-// two loop dimensions as along one: the one before last by whole rows.
+// Whether byte `strides` step along the last two loop dimensions as along
+// one: the one before last by whole rows.
 bool merges_last_two(const Shape& shape, const std::vector<std::int64_t>& strides) {
   const std::size_t r = shape.size();
   return strides[r - 2] == shape[r - 1] * strides[r - 1];
 }
 
+// Whether they do so for every input and output.
 bool last_two_merge(const Shape& shape, const std::vector<LoopInput>& inputs,
                     const std::vector<std::vector<std::int64_t>>& out_strides) {
   const std::size_t r = shape.size();

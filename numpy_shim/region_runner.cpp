@@ -631,14 +631,14 @@ class Runner {
     }
     std::feclearexcept(FE_ALL_EXCEPT);
     PyObject* value = nullptr;
-    if (form.kind == EagerForm::Kind::kBinaryOperator &&
-        (is_dead_temporary(form.arg_nodes[0], at) || is_dead_temporary(form.arg_nodes[1], at))) {
+    const bool lhs_dead = form.kind == EagerForm::Kind::kBinaryOperator && is_dead_temporary(form.arg_nodes[0], at);
+    const bool rhs_dead = form.kind == EagerForm::Kind::kBinaryOperator && is_dead_temporary(form.arg_nodes[1], at);
+    if (lhs_dead || rhs_dead) {
       // Only a dead operand's memory may take the result: the other one's
       // may be a result of the region or read later, with the region's
       // reference its only one all the same.
       value = binary_op_into_temporary(form.operator_code, trace_.objects[form.arg_nodes[0]],
-                                       trace_.objects[form.arg_nodes[1]], is_dead_temporary(form.arg_nodes[0], at),
-                                       is_dead_temporary(form.arg_nodes[1], at));
+                                       trace_.objects[form.arg_nodes[1]], lhs_dead, rhs_dead);
     } else if (form.kind == EagerForm::Kind::kUnaryOperator && is_dead_temporary(form.arg_nodes[0], at) &&
                static_cast<UnaryOperator>(form.operator_code) != UnaryOperator::kPositive) {
       const auto op = static_cast<UnaryOperator>(form.operator_code) == UnaryOperator::kNegative
