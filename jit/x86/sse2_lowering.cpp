@@ -37,8 +37,7 @@ class Lowering {
   // Emits `node`'s SSE2 form at the cursor; false when it has none here.
   bool lower(InstNode& node, const Rule& rule);
 
-  bool broadcast64(InstNode& node);
-  bool broadcast32(InstNode& node);
+  bool broadcast(InstNode& node);
   bool compare64_equal(InstNode& node);
   bool compare64_greater(InstNode& node);
   bool min_max32(InstNode& node);
@@ -181,31 +180,19 @@ bool Lowering::lower(InstNode& node, const Rule& rule) {
   return true;
 }
 
-// vpbroadcastq / vbroadcastsd r, m64|xmm.
-bool Lowering::broadcast64(InstNode& node) {
+// vpbroadcastq / vbroadcastsd r, m64|xmm and vpbroadcastd / vbroadcastss
+// r, m32|xmm: the element into the low lane, then into every lane.
+bool Lowering::broadcast(InstNode& node) {
+  const bool wide = node.id() == Inst::kIdVpbroadcastq || node.id() == Inst::kIdVbroadcastsd;
   const x86::Xmm r = node.op(0).as<x86::Xmm>();
   if (node.op(1).isMem()) {
     x86::Mem m = node.op(1).as<x86::Mem>();
-    m.setSize(8);
-    cc_.movq(r, m);
+    m.setSize(wide ? 8 : 4);
+    wide ? cc_.movq(r, m) : cc_.movd(r, m);
   } else {
     copy(r, node.op(1).as<x86::Xmm>());
   }
-  cc_.punpcklqdq(r, r);
-  return true;
-}
-
-// vpbroadcastd / vbroadcastss r, m32|xmm.
-bool Lowering::broadcast32(InstNode& node) {
-  const x86::Xmm r = node.op(0).as<x86::Xmm>();
-  if (node.op(1).isMem()) {
-    x86::Mem m = node.op(1).as<x86::Mem>();
-    m.setSize(4);
-    cc_.movd(r, m);
-  } else {
-    copy(r, node.op(1).as<x86::Xmm>());
-  }
-  cc_.pshufd(r, r, 0);
+  wide ? cc_.punpcklqdq(r, r) : cc_.pshufd(r, r, 0);
   return true;
 }
 
@@ -652,10 +639,10 @@ const Rule kRules[] = {
     {Inst::kIdVxorpd, Inst::kIdXorpd, kComm},
     {Inst::kIdVxorps, Inst::kIdXorps, kComm},
     // Sequences.
-    {Inst::kIdVpbroadcastq, Inst::kIdNone, kEmul, Inst::kIdNone, &Lowering::broadcast64},
-    {Inst::kIdVbroadcastsd, Inst::kIdNone, kEmul, Inst::kIdNone, &Lowering::broadcast64},
-    {Inst::kIdVpbroadcastd, Inst::kIdNone, kEmul, Inst::kIdNone, &Lowering::broadcast32},
-    {Inst::kIdVbroadcastss, Inst::kIdNone, kEmul, Inst::kIdNone, &Lowering::broadcast32},
+    {Inst::kIdVpbroadcastq, Inst::kIdNone, kEmul, Inst::kIdNone, &Lowering::broadcast},
+    {Inst::kIdVbroadcastsd, Inst::kIdNone, kEmul, Inst::kIdNone, &Lowering::broadcast},
+    {Inst::kIdVpbroadcastd, Inst::kIdNone, kEmul, Inst::kIdNone, &Lowering::broadcast},
+    {Inst::kIdVbroadcastss, Inst::kIdNone, kEmul, Inst::kIdNone, &Lowering::broadcast},
     {Inst::kIdVpcmpeqq, Inst::kIdNone, kEmul, Inst::kIdNone, &Lowering::compare64_equal},
     {Inst::kIdVpcmpgtq, Inst::kIdNone, kEmul, Inst::kIdNone, &Lowering::compare64_greater},
     {Inst::kIdVpminsd, Inst::kIdNone, kEmul, Inst::kIdNone, &Lowering::min_max32},

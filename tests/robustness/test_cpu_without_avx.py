@@ -8,7 +8,6 @@ program gets AVX kernels. scripts/test.sh sets NPYTHON_REQUIRE_QEMU, so that
 there a missing QEMU fails these tests rather than skipping them."""
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -34,15 +33,12 @@ PROGRAMS = [
 
 def run_emulated(cpu, interpreter, args, env_extra=None):
     assert QEMU is not None, "qemu-x86_64 is not installed (scripts/install_deps.sh installs it)"
-    env = harness.base_env()
     # npython starts itself again once to set libgomp's spin count, unless it
     # is set; that second start would leave QEMU and run natively.
-    env["GOMP_SPINCOUNT"] = "10000"
-    env.update(env_extra or {})
-    proc = subprocess.run([QEMU, "-cpu", cpu, interpreter, *args], cwd=CORPUS, env=env,
-                          capture_output=True, text=True, errors="replace", timeout=600)
-    return harness.Outcome(proc.returncode, harness.normalise(proc.stdout, interpreter),
-                           harness.normalise(proc.stderr, interpreter))
+    env = {"GOMP_SPINCOUNT": "10000", **(env_extra or {})}
+    got = harness.run(QEMU, ["-cpu", cpu, interpreter, *args], cwd=CORPUS, env_extra=env, timeout=600)
+    return harness.Outcome(got.returncode, harness.normalise(got.stdout, interpreter),
+                           harness.normalise(got.stderr, interpreter))
 
 
 needs_qemu = pytest.mark.skipif(
