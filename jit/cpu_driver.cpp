@@ -29,6 +29,21 @@ constexpr std::int64_t kNoRowSteps[kMaxSlots] = {};  // for calls over one row
 constexpr std::int64_t kMinParallelWork = 1 << 15;  // elements below which one thread runs
 constexpr int kFpFlags = kNumpyFpFlags;
 
+// Runs `body` on a team of `threads` OpenMP threads, or on this thread alone
+// when that is one: libgomp makes a team for a region of one thread too (an
+// allocation and a futex system call, about 0.4 us here), which every run of
+// a small array's kernel would pay. The bodies' orphaned `omp for` loops then
+// run every iteration on this thread.
+template <class Body>
+void on_threads(int threads, const Body& body) {
+  if (threads <= 1) {
+    body();
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  body();
+}
+
 // One vector of a kernel of any width (kernels of 256-bit vectors use its
 // first half).
 struct alignas(kMaxVectorBytes) Vector {
@@ -1067,8 +1082,7 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
   const int used_lanes = static_cast<int>(std::min<std::int64_t>(J, lanes));
   const Vector mask = lane_mask(used_lanes, kernel.lane_bytes);
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(blocks.items >= threads ? threads : 1)
-  {
+  on_threads(blocks.items >= threads ? threads : 1, [&] {
     std::feclearexcept(kFpFlags);
     std::vector<Vector> padded;  // per input not read in place: per_call padded rows
     std::vector<char*> padded_at(nin, nullptr);
@@ -1127,7 +1141,7 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
       }
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
-  }
+  });
   return flags.load();
 }
 
@@ -1230,8 +1244,7 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
   const std::int64_t per_call = blocks.per_call;
   const Vector rest_mask = lane_mask(rest, kernel.lane_bytes);
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(blocks.items >= threads ? threads : 1)
-  {
+  on_threads(blocks.items >= threads ? threads : 1, [&] {
     std::feclearexcept(kFpFlags);
     // Per input that moves along the row: per_call rows of one vector.
     std::vector<Vector> rest_rows(rest ? nin * static_cast<std::size_t>(per_call) : 0);
@@ -1295,7 +1308,7 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
       }
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
-  }
+  });
   return flags.load();
 }
 
@@ -1332,8 +1345,7 @@ int run_short_sums(const Loop& loop, const Shape& shape, const std::vector<LoopR
   const std::int64_t blocks_per_row = (M + per_block - 1) / per_block;
   const std::int64_t items = element_count(flat) / (M * J) * blocks_per_row;
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(items >= threads ? threads : 1)
-  {
+  on_threads(items >= threads ? threads : 1, [&] {
     std::feclearexcept(kFpFlags);
     Scratch scratch = flat_loop.make_scratch();
     Accumulators acc(reductions.size());
@@ -1357,7 +1369,7 @@ int run_short_sums(const Loop& loop, const Shape& shape, const std::vector<LoopR
       }
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
-  }
+  });
   return flags.load();
 }
 
@@ -1405,8 +1417,7 @@ int run_leaf_sums(const Loop& loop, const Shape& shape, int reduced, const std::
   std::unique_ptr<T[]> shared;
   if (!by_groups) shared.reset(new T[static_cast<std::size_t>(buffer_leaves * loop.ordered)]);
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(items >= threads ? threads : 1)
-  {
+  on_threads(items >= threads ? threads : 1, [&] {
     std::feclearexcept(kFpFlags);
     Accumulators acc(reductions.size());
     std::vector<std::int64_t> index(r);
@@ -1466,7 +1477,7 @@ int run_leaf_sums(const Loop& loop, const Shape& shape, int reduced, const std::
       for (std::int64_t o = 0; o < outer; ++o) combine(o, o + 1, 0);
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
-  }
+  });
   return flags.load();
 }
 
@@ -1492,8 +1503,7 @@ int run_until_known(const Loop& loop, std::int64_t count, const std::vector<Loop
     const std::int64_t n = std::min(count - done, round);
     const int parts = static_cast<int>(std::min<std::int64_t>(threads, std::max<std::int64_t>(1, n / kFirstRound)));
     std::vector<Accumulators> part_acc(static_cast<std::size_t>(parts), Accumulators(nred));
-#pragma omp parallel num_threads(parts)
-    {
+    on_threads(parts, [&] {
       std::feclearexcept(kFpFlags);
       Walker<T> walker(loop, nred, count);
 #pragma omp for schedule(static)
@@ -1503,7 +1513,7 @@ int run_until_known(const Loop& loop, std::int64_t count, const std::vector<Loop
         part_acc[static_cast<std::size_t>(p)] = walker.acc;
       }
       flags.fetch_or(std::fetestexcept(kFpFlags));
-    }
+    });
     for (const Accumulators& acc : part_acc) {
       for (std::size_t k = 0; k < nred; ++k) {
         total[k] = combine(total[k], lanes_of(acc[k], reductions[k], loop.kernel), reductions[k], false);
@@ -1557,8 +1567,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
     }
   };
   if (outer > 1 || threads == 1) {
-#pragma omp parallel num_threads(outer >= threads ? threads : 1)
-    {
+    on_threads(outer >= threads ? threads : 1, [&] {
       std::feclearexcept(kFpFlags);
       Walker<T> walker(loop, reductions.size(), count);
       walker.inner_rows = inner_rows;
@@ -1570,7 +1579,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
         finish(walker.acc, sums, o);
       }
       flags.fetch_or(std::fetestexcept(kFpFlags));
-    }
+    });
     return flags.load();
   }
   // One outer index: the top of the summation tree is cut into subtrees run
@@ -1580,8 +1589,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   const std::size_t nparts = parts.size();
   std::vector<T> part_sums(nparts * kMaxOrderedSums);
   std::vector<Accumulators> part_acc(nparts, Accumulators(reductions.size()));
-#pragma omp parallel num_threads(threads)
-  {
+  on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);
     Walker<T> walker(loop, reductions.size(), count);
     walker.inner_rows = inner_rows;
@@ -1591,7 +1599,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
       part_acc[p] = walker.acc;
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
-  }
+  });
   // The parts combine on this thread: their flags too (sums of finite
   // parts can overflow).
   std::feclearexcept(kFpFlags);
@@ -1642,8 +1650,7 @@ int run_input_sums_of(const Shape& shape, int reduced, const std::vector<LoopInp
   };
   std::atomic<int> flags{0};
   if (outer > 1 || threads == 1) {
-#pragma omp parallel num_threads(outer >= threads ? threads : 1)
-    {
+    on_threads(outer >= threads ? threads : 1, [&] {
       std::feclearexcept(kFpFlags);
 #pragma omp for schedule(static)
       for (std::int64_t o = 0; o < outer; ++o) {
@@ -1653,7 +1660,7 @@ int run_input_sums_of(const Shape& shape, int reduced, const std::vector<LoopInp
         }
       }
       flags.fetch_or(std::fetestexcept(kFpFlags));
-    }
+    });
     return flags.load();
   }
   // One long sum: the top of the summation tree cut into subtrees run on
@@ -1661,8 +1668,7 @@ int run_input_sums_of(const Shape& shape, int reduced, const std::vector<LoopInp
   int depth = 0;
   const std::vector<std::pair<std::int64_t, std::int64_t>> parts = thread_subtrees(count, threads, depth);
   std::vector<T> part_sums(parts.size() * sums);
-#pragma omp parallel num_threads(threads)
-  {
+  on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);
 #pragma omp for schedule(static)
     for (std::size_t p = 0; p < parts.size(); ++p) {
@@ -1671,7 +1677,7 @@ int run_input_sums_of(const Shape& shape, int reduced, const std::vector<LoopInp
       }
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
-  }
+  });
   std::feclearexcept(kFpFlags);  // the parts' sums add on this thread
   for (std::size_t k = 0; k < sums; ++k) {
     const std::vector<T> per_part(part_sums.begin() + k * parts.size(), part_sums.begin() + (k + 1) * parts.size());
@@ -1692,15 +1698,14 @@ int run_pairwise_sum(const char* a, std::int64_t step, std::int64_t n, const Loo
   const std::vector<std::pair<std::int64_t, std::int64_t>> parts = thread_subtrees(n, threads, depth);
   std::vector<T> part_sums(parts.size());
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(threads)
-  {
+  on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);
 #pragma omp for schedule(static)
     for (std::size_t p = 0; p < parts.size(); ++p) {
       part_sums[p] = pairwise_sum_at<T>(a + parts[p].first * step, step, parts[p].second);
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
-  }
+  });
   std::feclearexcept(kFpFlags);  // the parts' sums add on this thread
   std::size_t next = 0;
   store_sum(combine_subtrees(n, depth, part_sums, next), red, n, red.data);
@@ -1736,8 +1741,7 @@ int run_buffered_sums(std::int64_t count, const std::vector<LoopInput>& inputs,
     const std::int64_t per_block = (block + buffer - 1) / buffer;
     const std::int64_t buffers = count / block * per_block;
     std::vector<T> sums(static_cast<std::size_t>(buffers));
-#pragma omp parallel num_threads(buffers >= threads ? threads : 1)
-    {
+    on_threads(buffers >= threads ? threads : 1, [&] {
       std::feclearexcept(kFpFlags);
       std::unique_ptr<T[]> copy(in_place ? nullptr : new T[static_cast<std::size_t>(buffer)]);
       std::vector<std::int64_t> index(outer_dims);
@@ -1757,7 +1761,7 @@ int run_buffered_sums(std::int64_t count, const std::vector<LoopInput>& inputs,
         }
       }
       flags.fetch_or(std::fetestexcept(kFpFlags));
-    }
+    });
     std::feclearexcept(kFpFlags);
     T total = 0;
     for (const T s : sums) total += s;
@@ -1797,13 +1801,12 @@ int run_column_sums_of(const char* data, const Shape& shape, const std::vector<s
   // running sums of 256 bytes of columns at a time stay in registers down
   // all the rows.
   constexpr std::int64_t kBlock = 512;
-  constexpr std::int64_t kChunk = 256 / sizeof(A);
+  static constexpr std::int64_t kChunk = 256 / sizeof(A);  // static: the row lambdas use it without capture
   const std::int64_t blocks = (columns + kBlock - 1) / kBlock;
   const std::int64_t tasks = outers * blocks;
   const int threads = outers * rows * columns < kMinParallelWork ? 1 : host_threads();
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(tasks >= threads ? threads : static_cast<int>(tasks))
-  {
+  on_threads(tasks >= threads ? threads : static_cast<int>(tasks), [&] {
     std::feclearexcept(kFpFlags);
     std::vector<std::int64_t> index(static_cast<std::size_t>(outer + reduced));
     const std::int64_t* row_strides = strides.data() + outer;
@@ -1852,7 +1855,7 @@ int run_column_sums_of(const char* data, const Shape& shape, const std::vector<s
       }
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
-  }
+  });
   return flags.load();
 }
 
@@ -1865,8 +1868,7 @@ int run_row_norms_of(const char* data, const Shape& shape, const std::vector<std
   T* out = reinterpret_cast<T*>(out_bytes);
   const int threads = rows * n < kMinParallelWork ? 1 : host_threads();
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(threads)
-  {
+  on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);
     std::unique_ptr<T[]> squares(new T[static_cast<std::size_t>(n)]);
     std::vector<std::int64_t> index(r - 1);
@@ -1883,7 +1885,7 @@ int run_row_norms_of(const char* data, const Shape& shape, const std::vector<std
       out[row] = std::sqrt(T(0) + pairwise_sum_of(squares.get(), n));
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
-  }
+  });
   return flags.load();
 }
 
@@ -2320,14 +2322,13 @@ template <typename U>
 void extreme_of(const unsigned char* p, std::int64_t n, bool is_min, int threads, char* out) {
   const U* x = reinterpret_cast<const U*>(p);
   U best = x[0];
-#pragma omp parallel num_threads(threads)
-  {
+  on_threads(threads, [&] {
     U mine = x[0];
 #pragma omp for schedule(static) nowait
     for (std::int64_t k = 0; k < n; ++k) mine = is_min ? std::min(mine, x[k]) : std::max(mine, x[k]);
 #pragma omp critical
     best = is_min ? std::min(best, mine) : std::max(best, mine);
-  }
+  });
   std::memcpy(out, &best, sizeof(U));
 }
 
@@ -2428,8 +2429,7 @@ int run_after_reads(const Loop& loop, const Shape& shape, int threads, NearbySam
   std::vector<std::vector<std::vector<char>>> sampled(static_cast<std::size_t>(threads),
                                                       std::vector<std::vector<char>>(nin));
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(threads)
-  {
+  on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);
     int raised = 0;
     Accumulators acc;
@@ -2523,7 +2523,7 @@ int run_after_reads(const Loop& loop, const Shape& shape, int threads, NearbySam
     if (first < end) write(first, 0);
     if (end - 1 > first) write(end - 1, 1);
     flags.fetch_or(raised | std::fetestexcept(kFpFlags));
-  }
+  });
   if (samples) {
     samples->values.assign(nin, {});
     for (std::size_t i = 0; i < nin; ++i) {
@@ -2633,8 +2633,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     const std::int64_t items_per_run = (shape[r - 2] + per_item - 1) / per_item;  // a run: one sweep of dim r - 2
     const std::int64_t items = rows / shape[r - 2] * items_per_run;
     std::atomic<int> flags{0};
-#pragma omp parallel num_threads(threads)
-    {
+    on_threads(threads, [&] {
       std::feclearexcept(kFpFlags);
       Accumulators acc;
       std::vector<std::int64_t> index(r);
@@ -2645,14 +2644,13 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
         loop.rows(index.data(), std::min(per_item, shape[r - 2] - first), acc);
       }
       flags.fetch_or(std::fetestexcept(kFpFlags));
-    }
+    });
     return flags.load();
   }
   const std::int64_t spans_per_row = (n + kSpan - 1) / kSpan;
   const std::int64_t items = rows * spans_per_row;
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(threads)
-  {
+  on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);
     Accumulators acc;
     Scratch scratch = loop.make_scratch();
@@ -2665,7 +2663,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
       loop.span(index.data(), lo, std::min(n, lo + kSpan), acc, scratch);
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
-  }
+  });
   return flags.load();
 }
 
@@ -2701,8 +2699,7 @@ int run_staged(const StagedKernel& kernel, const Shape& shape, const std::vector
   const std::int64_t spans = (N + kSpan - 1) / kSpan;
   const int threads = K * N * J < kMinParallelWork ? 1 : host_threads();
   std::atomic<int> flags{0};
-#pragma omp parallel num_threads(threads)
-  {
+  on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);
     std::vector<const char*> at(inputs.size());
 #pragma omp for schedule(static)
@@ -2717,7 +2714,7 @@ int run_staged(const StagedKernel& kernel, const Shape& shape, const std::vector
       if (rem) run_staged_tail(kernel, shape, inputs, lo + steps * points, rem, labels + steps * points);
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
-  }
+  });
   return flags.load();
 }
 
