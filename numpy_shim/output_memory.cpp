@@ -4,9 +4,11 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #define NO_IMPORT_ARRAY
 #define PY_ARRAY_UNIQUE_SYMBOL npy_numpy_shim_ARRAY_API
@@ -121,23 +123,48 @@ PyObject* handler_capsule() {
   return capsule;
 }
 
+// While alive, arrays NumPy allocates take their data from the pool.
+class PooledOutputs {
+ public:
+  PooledOutputs() {
+    PyObject* capsule = handler_capsule();
+    if (!capsule) {
+      PyErr_Clear();
+      return;
+    }
+    previous_ = PyDataMem_SetHandler(capsule);
+    if (!previous_) PyErr_Clear();
+  }
+  ~PooledOutputs() {
+    if (!previous_ || !holds_gil()) return;
+    PyObject* mine = PyDataMem_SetHandler(previous_);
+    Py_XDECREF(mine);
+    Py_DECREF(previous_);
+  }
+  PooledOutputs(const PooledOutputs&) = delete;
+  PooledOutputs& operator=(const PooledOutputs&) = delete;
+
+ private:
+  PyObject* previous_ = nullptr;  // NumPy's handler before (owned)
+};
+
 }  // namespace
 
-PooledOutputs::PooledOutputs() {
-  PyObject* capsule = handler_capsule();
-  if (!capsule) {
-    PyErr_Clear();
-    return;
+PyObject* new_output_array(const jit::Shape& shape, int typenum) {
+  std::vector<npy_intp> dims(shape.begin(), shape.end());
+  const PyRef descr(reinterpret_cast<PyObject*>(PyArray_DescrFromType(typenum)));
+  if (!descr) return nullptr;
+  std::size_t bytes = static_cast<std::size_t>(PyDataType_ELSIZE(reinterpret_cast<PyArray_Descr*>(descr.get())));
+  for (npy_intp d : dims) {
+    if (d > 0 && bytes > std::numeric_limits<std::size_t>::max() / static_cast<std::size_t>(d)) {
+      bytes = kPooledMin;  // NumPy will refuse it
+      break;
+    }
+    bytes *= static_cast<std::size_t>(d > 0 ? d : 0);
   }
-  previous_ = PyDataMem_SetHandler(capsule);
-  if (!previous_) PyErr_Clear();
-}
-
-PooledOutputs::~PooledOutputs() {
-  if (!previous_ || !holds_gil()) return;
-  PyObject* mine = PyDataMem_SetHandler(previous_);
-  Py_XDECREF(mine);
-  Py_DECREF(previous_);
+  if (bytes < kPooledMin) return PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum);
+  PooledOutputs pooled;
+  return PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum);
 }
 
 }  // namespace npy::numpy_shim

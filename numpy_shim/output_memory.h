@@ -8,18 +8,15 @@
 
 #include <Python.h>
 
+#include "jit/region.h"
+
 namespace npy::numpy_shim {
 
-// While alive, arrays NumPy allocates take their data from the pool.
-class PooledOutputs {
- public:
-  PooledOutputs();
-  ~PooledOutputs();
-  PooledOutputs(const PooledOutputs&) = delete;
-  PooledOutputs& operator=(const PooledOutputs&) = delete;
-
- private:
-  PyObject* previous_ = nullptr;  // NumPy's handler before (owned)
-};
+// A new C-contiguous array of `shape` and NumPy type number `typenum` for a
+// kernel's results; nullptr with a Python error set when NumPy fails. Data
+// big enough to be pooled comes from the pool (the handler is set for the
+// call: two context-variable sets, some thousands of instructions); smaller
+// data would come from malloc either way, so NumPy's own handler makes it.
+PyObject* new_output_array(const jit::Shape& shape, int typenum);
 
 }  // namespace npy::numpy_shim

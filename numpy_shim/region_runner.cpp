@@ -6,6 +6,7 @@
 #include <cfenv>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -291,7 +292,14 @@ class Runner {
   // in the program's order, reporting as eager NumPy does.
   int run(jit::CachedPlan& plan, jit::Backend* backend) {
     const std::vector<jit::Step>& steps = plan.steps;
-    FpErrorsIgnored ignored;
+    // Set only once a step runs through NumPy: kernels and the driver call
+    // nothing in NumPy that reports floating-point errors, and setting it
+    // costs two context-variable sets a region.
+    std::optional<FpErrorsIgnored> ignored_while_running;
+    auto ignored = [&ignored_while_running]() -> const FpErrorsIgnored& {
+      if (!ignored_while_running) ignored_while_running.emplace();
+      return *ignored_while_running;
+    };
     std::vector<std::vector<int>> sequence;  // what each step computes, in the steps' order
     for (const jit::Step& step : steps) {
       if (step.eager) {
@@ -308,7 +316,7 @@ class Runner {
       const jit::Step& step = steps[s];
       if (step.eager) {
         const int status = run_in_driver(step.node, flags);
-        if (status < 0 || (status == 0 && run_node(step.node, &flags, ignored, false) < 0)) return -1;
+        if (status < 0 || (status == 0 && run_node(step.node, &flags, ignored(), false) < 0)) return -1;
         continue;
       }
       if (step.staged) {
@@ -316,7 +324,7 @@ class Runner {
         if (status < 0) return -1;
         if (status == 0) {
           for (int m : staged_nodes(step.staged_reduction)) {
-            if (run_node(m, &flags, ignored, false) < 0) return -1;
+            if (run_node(m, &flags, ignored(), false) < 0) return -1;
           }
         }
         continue;
@@ -326,14 +334,14 @@ class Runner {
       if (status == 0) {  // not compiled, or not in NumPy's order
         for (int m : step.group.members) {
           const int done = run_in_driver(m, flags);
-          if (done < 0 || (done == 0 && run_node(m, &flags, ignored, false) < 0)) return -1;
+          if (done < 0 || (done == 0 && run_node(m, &flags, ignored(), false) < 0)) return -1;
         }
       }
     }
     if (!(flags & reported_flags())) return 0;
     static Counter& reruns = counter("jit.reruns_for_fp_reports");
     reruns.add();
-    if (!nearby_samples_.empty()) return rerun_nearby_step(steps.back().group, ignored);
+    if (!nearby_samples_.empty()) return rerun_nearby_step(steps.back().group, ignored());
     if (target_) target_->not_stored = "computed again through NumPy for its floating-point reports";
     std::vector<int> order;
     for (const jit::Step& step : steps) {
@@ -345,7 +353,7 @@ class Runner {
         order.insert(order.end(), step.group.members.begin(), step.group.members.end());
       }
     }
-    return run_again_reporting(std::move(order), ignored);
+    return run_again_reporting(std::move(order), ignored());
   }
 
  private:
@@ -415,12 +423,7 @@ class Runner {
       return 0;
     }
     const jit::Node& outer = nodes_[staged.outer];
-    std::vector<npy_intp> dims(outer.shape.begin(), outer.shape.end());
-    PyObject* result = nullptr;
-    {
-      PooledOutputs pooled;
-      result = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), NPY_LONG);
-    }
+    PyObject* result = new_output_array(outer.shape, NPY_LONG);
     if (!result) {
       release();
       return -1;
@@ -516,7 +519,7 @@ class Runner {
         outputs[o].row_stride = PyArray_STRIDE(part, 0);
         continue;
       }
-      PyObject* a = new_output_array(node.shape, node.dtype);
+      PyObject* a = new_output_array(node.shape, typenum_of(node.dtype));
       if (!a) {
         for (PyObject* m : made) Py_DECREF(m);
         made.clear();
@@ -529,14 +532,6 @@ class Runner {
       target_->not_stored = "the target overlaps what the last step reads, in a loop not laid out as its rows";
     }
     return true;
-  }
-
-  // A new C-contiguous array for a kernel's output, from the pool of big
-  // result blocks (output_memory.h).
-  static PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype) {
-    std::vector<npy_intp> dims(shape.begin(), shape.end());
-    PooledOutputs pooled;
-    return PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(dtype));
   }
 
   // Whether the group's work may raise floating-point flags: a member
@@ -752,12 +747,7 @@ class Runner {
     std::vector<std::int64_t> strides(PyArray_STRIDES(a), PyArray_STRIDES(a) + rank);
     int outer = 0, reduced = 0;  // of the axes as NumPy walks them, for a sum
     if (sum && !walk_as_columns(n.axes, shape, strides, outer, reduced)) return 0;
-    std::vector<npy_intp> dims(n.shape.begin(), n.shape.end());
-    PyObject* out = nullptr;
-    {
-      PooledOutputs pooled;
-      out = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(n.dtype));
-    }
+    PyObject* out = new_output_array(n.shape, typenum_of(n.dtype));
     if (!out) return -1;
     const auto* data = static_cast<const char*>(PyArray_DATA(a));
     auto* results = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)));
@@ -869,7 +859,7 @@ class Runner {
     }
     std::vector<PyObject*> made;  // owned: outputs then reductions
     auto new_array = [&](const jit::Shape& shape, jit::DType dtype) -> PyObject* {
-      PyObject* a = new_output_array(shape, dtype);
+      PyObject* a = new_output_array(shape, typenum_of(dtype));
       if (a) made.push_back(a);
       return a;
     };
