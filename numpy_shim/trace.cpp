@@ -93,6 +93,14 @@ std::shared_ptr<Trace> open_trace() {
   std::shared_ptr<Trace> trace = t_open.lock();
   if (!trace || trace->done || trace->live_handles == 0) {
     trace = std::make_shared<Trace>();
+    // Room for a small region's nodes from the start: growing each per-node
+    // list one node at a time would allocate again at the 2nd, 3rd, 5th ...
+    constexpr std::size_t kNodesAtFirst = 8;
+    trace->region.nodes.reserve(kNodesAtFirst);
+    trace->eager.reserve(kNodesAtFirst);
+    trace->objects.reserve(kNodesAtFirst);
+    trace->handles.reserve(kNodesAtFirst);
+    trace->input_nodes.reserve(kNodesAtFirst);
     t_open = trace;
   }
   return trace;
