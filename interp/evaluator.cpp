@@ -288,7 +288,8 @@ bool any_lazy(PyObject* const* values, int count) {
 [[gnu::noinline]] int materialize_for_call(PyObject* callable, PyObject* const* args, int total_args,
                                            PyObject* kwnames, const numpy_shim::Location& where, PyObject** sp) {
   const bool lazy_args = any_lazy(args, total_args);
-  if (!lazy_args && numpy_shim::call_keeps_region_pending(callable, total_args > 0 ? args[0] : nullptr, kwnames)) {
+  if (!lazy_args && numpy_shim::call_keeps_region_pending(callable, total_args > 0 ? args[0] : nullptr,
+                                                            total_args - (kwnames ? PyTuple_GET_SIZE(kwnames) : 0), kwnames)) {
     return 0;
   }
   const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);

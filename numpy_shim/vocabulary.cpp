@@ -256,20 +256,31 @@ bool builtin_leaves_region_alone(PyObject* callable, PyObject* first_arg) {
 }
 
 // A NumPy call that writes into no existing array and never warns.
-bool numpy_call_is_quiet(PyObject* callable, PyObject* kwnames) {
+// `positional`: its positional arguments (a method's self among them).
+bool numpy_call_is_quiet(PyObject* callable, Py_ssize_t positional, PyObject* kwnames) {
   if (kwnames) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); ++i) {
       if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "out") == 0) return false;
     }
   }
-  // Reading only, and warning never: shapes, views, copies, new arrays.
-  static const char* const kQuiet[] = {
-      "reshape", "ravel", "flatten", "transpose", "swapaxes", "copy", "view", "squeeze",
-      "tolist", "item", "nonzero", "diagonal", "repeat", "take", "tobytes", "__len__",
-      "array", "asarray", "asanyarray", "ascontiguousarray", "zeros", "ones", "empty", "full",
-      "zeros_like", "ones_like", "empty_like", "full_like", "arange", "expand_dims",
-      "broadcast_to", "concatenate", "stack", "vstack", "hstack", "shape", "ndim", "size",
-      "result_type"};
+  // Reading only, and warning never: shapes, views, copies, new arrays. A
+  // few take `out` by position too, as the argument after `positional_max`
+  // (a method's self counted): given so, they write.
+  struct Quiet {
+    const char* name;
+    Py_ssize_t positional_max;
+  };
+  constexpr Py_ssize_t kAny = PY_SSIZE_T_MAX;
+  static const Quiet kQuiet[] = {
+      {"reshape", kAny}, {"ravel", kAny}, {"flatten", kAny}, {"transpose", kAny}, {"swapaxes", kAny},
+      {"copy", kAny}, {"view", kAny}, {"squeeze", kAny}, {"tolist", kAny}, {"item", kAny},
+      {"nonzero", kAny}, {"diagonal", kAny}, {"repeat", kAny}, {"take", 3}, {"tobytes", kAny},
+      {"__len__", kAny}, {"array", kAny}, {"asarray", kAny}, {"asanyarray", kAny},
+      {"ascontiguousarray", kAny}, {"zeros", kAny}, {"ones", kAny}, {"empty", kAny}, {"full", kAny},
+      {"zeros_like", kAny}, {"ones_like", kAny}, {"empty_like", kAny}, {"full_like", kAny},
+      {"arange", kAny}, {"expand_dims", kAny}, {"broadcast_to", kAny}, {"concatenate", 2},
+      {"stack", 2}, {"vstack", kAny}, {"hstack", kAny}, {"shape", kAny}, {"ndim", kAny}, {"size", kAny},
+      {"result_type", kAny}};
   const char* name = nullptr;
   PyObject* name_object = nullptr;
   if (Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
@@ -283,7 +294,7 @@ bool numpy_call_is_quiet(PyObject* callable, PyObject* kwnames) {
     name = name_object && PyUnicode_Check(name_object) ? PyUnicode_AsUTF8(name_object) : nullptr;
   }
   bool quiet = false;
-  for (const char* q : kQuiet) quiet = quiet || (name && std::strcmp(name, q) == 0);
+  for (const Quiet& q : kQuiet) quiet = quiet || (name && std::strcmp(name, q.name) == 0 && positional <= q.positional_max);
   Py_XDECREF(name_object);
   PyErr_Clear();
   return quiet;
@@ -296,8 +307,8 @@ bool reads_clock(PyObject* callable) {
   return module_name && std::strcmp(module_name, "time") == 0;
 }
 
-bool call_keeps_region_pending(PyObject* callable, PyObject* first_arg, PyObject* kwnames) {
-  return builtin_leaves_region_alone(callable, first_arg) || numpy_call_is_quiet(callable, kwnames);
+bool call_keeps_region_pending(PyObject* callable, PyObject* first_arg, Py_ssize_t positional, PyObject* kwnames) {
+  return builtin_leaves_region_alone(callable, first_arg) || numpy_call_is_quiet(callable, positional, kwnames);
 }
 
 PyObject* ufunc_of(jit::Op op) { return tables().ufuncs[static_cast<int>(op)]; }

@@ -61,8 +61,9 @@ bool is_numpy_callable(PyObject* callable);
 // calls whose effects the region's warnings must come before: output
 // (print, a stream's methods) and changes to warnings.filters in place (a
 // list method called on it: `first_arg`, the call's first argument, or
-// nullptr).
-bool call_keeps_region_pending(PyObject* callable, PyObject* first_arg, PyObject* kwnames);
+// nullptr). `positional`: the call's positional arguments (a method's self
+// among them).
+bool call_keeps_region_pending(PyObject* callable, PyObject* first_arg, Py_ssize_t positional, PyObject* kwnames);
 
 // Whether `callable` is a function of module time (perf_counter, time,
 // sleep, ...). A call to one computes everything pending first, as python3
