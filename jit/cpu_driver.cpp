@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cfenv>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <type_traits>
 
 #include "jit/host.h"
+#include "jit/team_size.h"
 
 namespace npy::jit {
 namespace {
@@ -29,19 +31,32 @@ constexpr std::int64_t kNoRowSteps[kMaxSlots] = {};  // for calls over one row
 constexpr std::int64_t kMinParallelWork = 1 << 15;  // elements below which one thread runs
 constexpr int kFpFlags = kNumpyFpFlags;
 
-// Runs `body` on a team of `threads` OpenMP threads, or on this thread alone
-// when that is one: libgomp makes a team for a region of one thread too (an
+// Runs `body` on a team of OpenMP threads, `threads` or as many of them as
+// other processes' load allows (team_size.h), or on this thread alone when
+// that is one: libgomp makes a team for a region of one thread too (an
 // allocation and a futex system call, about 0.4 us here), which every run of
-// a small array's kernel would pay. The bodies' orphaned `omp for` loops then
-// run every iteration on this thread.
+// a small array's kernel would pay. The bodies' orphaned `omp for` loops run
+// every iteration whatever the team's size.
 template <class Body>
 void on_threads(int threads, const Body& body) {
-  if (threads <= 1) {
+  const int team = threads > 1 ? team_size(threads) : 1;
+  if (team <= 1) {
     body();
     return;
   }
-#pragma omp parallel num_threads(threads)
-  body();
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  std::atomic<std::int64_t> last_start{0};
+#pragma omp parallel num_threads(team)
+  {
+    const std::int64_t started = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+    std::int64_t seen = last_start.load(std::memory_order_relaxed);
+    while (started > seen && !last_start.compare_exchange_weak(seen, started, std::memory_order_relaxed)) {
+    }
+    body();
+  }
+  note_team_run(team, last_start.load(std::memory_order_relaxed),
+                std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
 }
 
 // One vector of a kernel of any width (kernels of 256-bit vectors use its
