@@ -1,10 +1,10 @@
 // How many threads a kernel run gets of those it asks for. A kernel thread
 // whose core another process is using starts late, and the run's other
 // threads wait for it at the end: for up to a scheduler time slice
-// (milliseconds), where the run's work may take microseconds. So when a
-// run's last thread started late, later runs take half as many threads, and
-// a run now and then asks for all of them again, at doubling intervals while
-// they keep starting late. Results do not depend on the thread count
+// (milliseconds), where the run's work may take microseconds. So when two
+// runs in a row had a thread start late, later runs take half as many
+// threads, and a run now and then asks for all of them again, at doubling
+// intervals while they keep starting late. Results do not depend on the thread count
 // (reductions combine in NumPy's order), only the time does.
 #pragma once
 
