@@ -44,7 +44,7 @@ std::size_t value_column(const std::string& text, const std::string& name, const
   const std::size_t line = text.find("\n  " + name + " ");
   if (line == std::string::npos) return line;
   const std::size_t at = text.find_first_not_of(' ', line + 3 + name.size());
-  if (text.compare(at, value.size() + 1, value + "\n") != 0) return std::string::npos;
+  if (at == std::string::npos || text.compare(at, value.size() + 1, value + "\n") != 0) return std::string::npos;
   return at - line;
 }
 
