@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -15,6 +14,7 @@
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include "numpy_shim/numpy_dtypes.h"
 #include "numpy_shim/py_ref.h"
 
 namespace npy::numpy_shim {
@@ -150,21 +150,14 @@ class PooledOutputs {
 
 }  // namespace
 
-PyObject* new_output_array(const jit::Shape& shape, int typenum) {
+PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype) {
   std::vector<npy_intp> dims(shape.begin(), shape.end());
-  const PyRef descr(reinterpret_cast<PyObject*>(PyArray_DescrFromType(typenum)));
-  if (!descr) return nullptr;
-  std::size_t bytes = static_cast<std::size_t>(PyDataType_ELSIZE(reinterpret_cast<PyArray_Descr*>(descr.get())));
-  for (npy_intp d : dims) {
-    if (d > 0 && bytes > std::numeric_limits<std::size_t>::max() / static_cast<std::size_t>(d)) {
-      bytes = kPooledMin;  // NumPy will refuse it
-      break;
-    }
-    bytes *= static_cast<std::size_t>(d > 0 ? d : 0);
-  }
-  if (bytes < kPooledMin) return PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum);
+  // A size past size_t wraps here: NumPy refuses it on either path.
+  std::size_t bytes = static_cast<std::size_t>(jit::itemsize(dtype));
+  for (npy_intp d : dims) bytes *= static_cast<std::size_t>(d);
+  if (bytes < kPooledMin) return PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(dtype));
   PooledOutputs pooled;
-  return PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum);
+  return PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(dtype));
 }
 
 }  // namespace npy::numpy_shim

@@ -12,11 +12,11 @@
 
 namespace npy::numpy_shim {
 
-// A new C-contiguous array of `shape` and NumPy type number `typenum` for a
-// kernel's results; nullptr with a Python error set when NumPy fails. Data
-// big enough to be pooled comes from the pool (the handler is set for the
-// call: two context-variable sets, some thousands of instructions); smaller
-// data would come from malloc either way, so NumPy's own handler makes it.
-PyObject* new_output_array(const jit::Shape& shape, int typenum);
+// A new C-contiguous array of `shape` and `dtype` for a kernel's results;
+// nullptr with a Python error set when NumPy fails. Data big enough to be
+// pooled comes from the pool (the handler is set for the call: two
+// context-variable sets, some thousands of instructions); smaller data
+// would come from malloc either way, so NumPy's own handler makes it.
+PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype);
 
 }  // namespace npy::numpy_shim

@@ -423,7 +423,7 @@ class Runner {
       return 0;
     }
     const jit::Node& outer = nodes_[staged.outer];
-    PyObject* result = new_output_array(outer.shape, NPY_LONG);
+    PyObject* result = new_output_array(outer.shape, jit::DType::kInt64);
     if (!result) {
       release();
       return -1;
@@ -519,7 +519,7 @@ class Runner {
         outputs[o].row_stride = PyArray_STRIDE(part, 0);
         continue;
       }
-      PyObject* a = new_output_array(node.shape, typenum_of(node.dtype));
+      PyObject* a = new_output_array(node.shape, node.dtype);
       if (!a) {
         for (PyObject* m : made) Py_DECREF(m);
         made.clear();
@@ -747,7 +747,7 @@ class Runner {
     std::vector<std::int64_t> strides(PyArray_STRIDES(a), PyArray_STRIDES(a) + rank);
     int outer = 0, reduced = 0;  // of the axes as NumPy walks them, for a sum
     if (sum && !walk_as_columns(n.axes, shape, strides, outer, reduced)) return 0;
-    PyObject* out = new_output_array(n.shape, typenum_of(n.dtype));
+    PyObject* out = new_output_array(n.shape, n.dtype);
     if (!out) return -1;
     const auto* data = static_cast<const char*>(PyArray_DATA(a));
     auto* results = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)));
@@ -859,7 +859,7 @@ class Runner {
     }
     std::vector<PyObject*> made;  // owned: outputs then reductions
     auto new_array = [&](const jit::Shape& shape, jit::DType dtype) -> PyObject* {
-      PyObject* a = new_output_array(shape, typenum_of(dtype));
+      PyObject* a = new_output_array(shape, dtype);
       if (a) made.push_back(a);
       return a;
     };
