@@ -98,21 +98,36 @@ struct StagedInput {
 
 // A compiled StagedReduction (fusion.h) over `steps` steps of `points`
 // consecutive points of N: for each point, the index over K of the best
-// (argmin/argmax) inner reduction over J of the loop's value at (k, point,
-// j), written as int64 to `labels`.
+// (argmin/argmax) value of the work between the reductions on the inner
+// sum over J of the loop's value at (k, point, j), written as int64 to
+// `labels`.
 //  inputs: each loop input at (0, the first point, 0);
 //  strides: per input, bytes along K, N and J (three entries);
-//  outer, inner: K (at least 1) and J (below 8: the sums add one after
-//  another).
+//  outer, inner: K (at least 1) and J;
+//  scratch: staged_scratch_bytes(J, inputs, points) bytes aligned to
+//  kMaxVectorBytes, the kernel's own;
+//  leaves: nullptr to add the J terms as one leaf of NumPy's pairwise sum
+//  (J at most 128), else the pairwise sum's program (pairwise_program).
 struct StagedKernel {
   using Entry = void (*)(const char* const* inputs, const std::int64_t* strides, std::int64_t outer,
-                         std::int64_t inner, std::int64_t* labels, std::int64_t steps);
+                         std::int64_t inner, std::int64_t* labels, std::int64_t steps, char* scratch,
+                         const std::int64_t* leaves);
   Entry entry = nullptr;
   int points = 0;
   std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
   std::vector<std::uint8_t> image;  // as Kernel::image
   virtual ~StagedKernel() = default;
 };
+
+// The partial sums a StagedKernel's program keeps at once, at most: the
+// pairwise tree of any count of terms is less deep.
+constexpr int kStagedSumStack = 64;
+
+// The scratch memory a StagedKernel needs: the stack of partial sums and
+// J entries per input, each entry one vector of sums per point.
+inline std::int64_t staged_scratch_bytes(std::int64_t inner, std::size_t inputs, int points) {
+  return (kStagedSumStack + inner * static_cast<std::int64_t>(inputs)) * points * 8;
+}
 
 // The lanes of reduction `r`'s accumulator in a kernel of `lanes` lanes of
 // `lane_bytes`: 256 bits' worth for float min and max, else `lanes`.

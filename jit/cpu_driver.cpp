@@ -1910,7 +1910,8 @@ int run_row_norms_of(const char* data, const Shape& shape, const std::vector<std
 // their own. The copies keep each input's layout (StagedInput), which the
 // kernel was compiled for.
 void run_staged_tail(const StagedKernel& kernel, const Shape& shape, const std::vector<LoopInput>& inputs,
-                     std::int64_t first, std::int64_t rem, std::int64_t* labels) {
+                     std::int64_t first, std::int64_t rem, std::int64_t* labels, char* scratch,
+                     const std::int64_t* leaves) {
   const std::int64_t K = shape[0], J = shape[2];
   const std::int64_t points = kernel.points;
   std::vector<const char*> at;
@@ -1941,7 +1942,7 @@ void run_staged_tail(const StagedKernel& kernel, const Shape& shape, const std::
     strides.insert(strides.end(), {along_k ? js * points * size : 0, size, along_j ? points * size : 0});
   }
   std::vector<std::int64_t> step_labels(points);
-  kernel.entry(at.data(), strides.data(), K, J, step_labels.data(), 1);
+  kernel.entry(at.data(), strides.data(), K, J, step_labels.data(), 1, scratch, leaves);
   std::memcpy(labels, step_labels.data(), rem * sizeof(std::int64_t));
 }
 
@@ -2682,6 +2683,12 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   return flags.load();
 }
 
+void orient_staged(int outer_axis, Shape& shape, std::vector<LoopInput>& inputs) {
+  if (outer_axis == 0) return;
+  std::swap(shape[0], shape[1]);
+  for (LoopInput& in : inputs) std::swap(in.strides[0], in.strides[1]);
+}
+
 std::vector<StagedInput> staged_layout(const std::vector<LoopInput>& inputs) {
   std::vector<StagedInput> layout;
   for (const LoopInput& input : inputs) {
@@ -2699,24 +2706,52 @@ std::vector<StagedInput> staged_layout(const std::vector<LoopInput>& inputs) {
   return layout;
 }
 
+namespace {
+
+void pairwise_tokens(std::int64_t n, std::vector<std::int64_t>& program) {
+  if (n <= kPairwiseBlock) {
+    program.push_back(n);
+    return;
+  }
+  const std::int64_t n2 = pairwise_split(n);
+  pairwise_tokens(n2, program);
+  pairwise_tokens(n - n2, program);
+  program.push_back(0);
+}
+
+}  // namespace
+
+std::vector<std::int64_t> pairwise_program(std::int64_t n) {
+  std::vector<std::int64_t> program;
+  if (n <= kPairwiseBlock) return program;
+  pairwise_tokens(n, program);
+  program.push_back(-1);
+  return program;
+}
+
 int run_staged(const StagedKernel& kernel, const Shape& shape, const std::vector<LoopInput>& inputs,
                char* result) {
   if (shape.size() != 3) return -1;
   const std::int64_t K = shape[0], N = shape[1], J = shape[2];
-  // NumPy adds fewer than 8 numbers one after another from 0, as the kernel
-  // does. More go pairwise.
-  if (J >= 8 || K == 0) return -1;
+  if (K == 0) return -1;
   // Kernels of 32-bit lanes count k in int32 lanes.
   if (K > std::numeric_limits<std::int32_t>::max()) return -1;
   const std::int64_t points = kernel.points;
   std::vector<std::int64_t> strides;
   for (const LoopInput& in : inputs) strides.insert(strides.end(), in.strides.begin(), in.strides.end());
+  const std::vector<std::int64_t> program = pairwise_program(J);
+  const std::int64_t* leaves = program.empty() ? nullptr : program.data();
+  const std::size_t scratch_bytes = static_cast<std::size_t>(staged_scratch_bytes(J, inputs.size(), kernel.points));
   const std::int64_t spans = (N + kSpan - 1) / kSpan;
   const int threads = K * N * J < kMinParallelWork ? 1 : host_threads();
   std::atomic<int> flags{0};
   on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);
     std::vector<const char*> at(inputs.size());
+    const std::unique_ptr<char, decltype(&std::free)> scratch(
+        static_cast<char*>(std::aligned_alloc(kMaxVectorBytes, (scratch_bytes + kMaxVectorBytes - 1) /
+                                                                   kMaxVectorBytes * kMaxVectorBytes)),
+        &std::free);
 #pragma omp for schedule(static)
     for (std::int64_t span = 0; span < spans; ++span) {
       const std::int64_t lo = span * kSpan;
@@ -2724,9 +2759,12 @@ int run_staged(const StagedKernel& kernel, const Shape& shape, const std::vector
       const std::int64_t steps = n / points;
       for (std::size_t i = 0; i < inputs.size(); ++i) at[i] = inputs[i].data + lo * inputs[i].strides[1];
       auto* labels = reinterpret_cast<std::int64_t*>(result) + lo;
-      if (steps) kernel.entry(at.data(), strides.data(), K, J, labels, steps);
+      if (steps) kernel.entry(at.data(), strides.data(), K, J, labels, steps, scratch.get(), leaves);
       const std::int64_t rem = n - steps * points;
-      if (rem) run_staged_tail(kernel, shape, inputs, lo + steps * points, rem, labels + steps * points);
+      if (rem) {
+        run_staged_tail(kernel, shape, inputs, lo + steps * points, rem, labels + steps * points, scratch.get(),
+                        leaves);
+      }
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
   });

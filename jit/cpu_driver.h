@@ -208,15 +208,24 @@ int run_kernel(const Kernel& kernel, const Shape& shape, int reduced_dims,
                const std::vector<LoopReduction>& reductions, bool stops_when_known = false,
                NearbySamples* samples = nullptr);
 
+// Puts a staged reduction's loop (StagedReduction::outer_axis) in the
+// order its kernel takes, (K, N, J): K the dim the outer reduction runs
+// along, N the points.
+void orient_staged(int outer_axis, Shape& shape, std::vector<LoopInput>& inputs);
+
 // How each input of a staged reduction over (K, N, J) lies: which of its
 // strides are zero, and whether its points lie one item apart.
 std::vector<StagedInput> staged_layout(const std::vector<LoopInput>& inputs);
 
+// NumPy's pairwise sum of n terms as a StagedKernel's program: in postfix
+// order, each leaf's length and a 0 for each addition of two partial sums,
+// then -1. Empty for at most 128 terms, which are one leaf.
+std::vector<std::int64_t> pairwise_program(std::int64_t n);
+
 // Runs a staged reduction's kernel over `shape` (K, N, J), N cut into spans
 // on OpenMP threads: writes the outer reduction's index for each of the N
 // points to `result` (int64). Returns the floating-point flags raised, or
-// -1 when it cannot run it exactly (J of 8 or more: NumPy then adds
-// pairwise) or at all (no K).
+// -1 when it cannot run it at all (no K).
 int run_staged(const StagedKernel& kernel, const Shape& shape, const std::vector<LoopInput>& inputs,
                char* result);
 

@@ -12,49 +12,157 @@ bool is_reduction(const Node& node) { return op_info(node.op).kind == OpKind::kR
 
 bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
-// How many nodes read `node` among the steps.
-int readers(const Region& region, const std::vector<Step>& steps, int node) {
+// The nodes a step computes.
+std::vector<int> step_nodes(const Step& step) {
+  if (step.eager) return {step.node};
+  return step.staged ? staged_nodes(step.staged_reduction) : step.group.members;
+}
+
+// How many times nodes of the steps other than `inside` read `node`.
+int readers_outside(const Region& region, const std::vector<Step>& steps, int node, const std::vector<int>& inside) {
   int count = 0;
   for (const Step& step : steps) {
-    const std::vector<int> members = step.eager ? std::vector<int>{step.node} : step.group.members;
-    for (int m : members) {
+    for (int m : step_nodes(step)) {
+      if (contains(inside, m)) continue;
       for (int a = 0; a < op_info(region.nodes[m].op).arity; ++a) count += region.nodes[m].inputs[a] == node;
     }
   }
   return count;
 }
 
-// Replaces [loop, inner reduction, outer reduction] by one StagedReduction
-// where the intermediates are used by nothing else.
-std::vector<Step> stage_reductions(const Region& region, const std::vector<bool>& leaves, std::vector<Step> steps) {
-  std::vector<Step> out;
+// A 0-d input: a value element-wise work between two staged reductions may read.
+bool is_constant_input(const Node& node) { return node.op == Op::input && node.shape.empty(); }
+
+bool elementwise(const Node& node) {
+  const OpKind kind = op_info(node.op).kind;
+  return kind == OpKind::kUnary || kind == OpKind::kBinary || kind == OpKind::kTernary;
+}
+
+// The StagedReduction whose outer reduction is `outer`, when the nodes it
+// takes are used by nothing else and the steps that compute them compute
+// nothing else; `first` and `last` get the first and last of those steps.
+bool find_staged(const Region& region, const std::vector<bool>& leaves, const std::vector<Step>& steps, int outer,
+                 StagedReduction& staged, std::size_t& first, std::size_t& last) {
+  const Node& o = region.nodes[outer];
+  if ((o.op != Op::argmin && o.op != Op::argmax) || o.keepdims) return false;
+  if (region.nodes[o.inputs[0]].shape.size() != 2 || (o.axes != 1u && o.axes != 2u)) return false;
+  auto private_value = [&](int node) { return !leaves[node] && readers_outside(region, steps, node, {}) == 1; };
+  std::vector<int> between;
+  int value = o.inputs[0];
+  // (A power's exponent decides its code, and kernels are keyed by the
+  // loop's exponents alone: none between.)
+  while (elementwise(region.nodes[value]) && region.nodes[value].op != Op::power &&
+         is_float(region.nodes[value].dtype) && private_value(value)) {
+    const Node& n = region.nodes[value];
+    int from = -1;
+    for (int a = 0; a < op_info(n.op).arity; ++a) {
+      if (is_constant_input(region.nodes[n.inputs[a]])) continue;
+      if (from >= 0) return false;
+      from = n.inputs[a];
+    }
+    if (from < 0) return false;
+    between.insert(between.begin(), value);
+    value = from;
+  }
+  const Node& inner = region.nodes[value];
+  const bool inner_ok = (inner.op == Op::norm || inner.op == Op::sum) && is_float(inner.dtype) && !inner.keepdims &&
+                        inner.axes == 4u && region.nodes[inner.inputs[0]].shape.size() == 3 &&
+                        inner.dtype == region.nodes[inner.inputs[0]].dtype && private_value(value);
+  if (!inner_ok || !private_value(inner.inputs[0])) return false;
+  const int loop_value = inner.inputs[0];
+  std::vector<int> chain = between;
+  chain.push_back(value);
+  chain.push_back(outer);
+  // The step of the loop, and every step of the chain.
+  std::size_t loop_step = steps.size();
+  first = steps.size();
+  last = 0;
   for (std::size_t s = 0; s < steps.size(); ++s) {
-    if (s + 2 < steps.size() && !steps[s].eager && steps[s + 1].eager && steps[s + 2].eager) {
-      const Group& g = steps[s].group;
-      const Node& inner = region.nodes[steps[s + 1].node];
-      const Node& outer = region.nodes[steps[s + 2].node];
-      const bool shapes = g.shape.size() == 3 && g.reductions.empty() && g.outputs.size() == 1;
-      const bool inner_ok = shapes && (inner.op == Op::norm || inner.op == Op::sum) && is_float(inner.dtype) &&
-                            inner.inputs[0] == g.outputs[0] && inner.axes == 4u && !inner.keepdims &&
-                            inner.dtype == region.nodes[g.outputs[0]].dtype;
-      const bool outer_ok = inner_ok && (outer.op == Op::argmin || outer.op == Op::argmax) &&
-                            outer.inputs[0] == steps[s + 1].node && outer.axes == 1u && !outer.keepdims;
-      if (outer_ok && !leaves[g.outputs[0]] && !leaves[steps[s + 1].node] &&
-          readers(region, steps, g.outputs[0]) == 1 && readers(region, steps, steps[s + 1].node) == 1) {
-        Step staged;
-        staged.staged = true;
-        staged.staged_reduction = {g, steps[s + 1].node, steps[s + 2].node};
-        out.push_back(std::move(staged));
-        s += 2;
-        continue;
+    const std::vector<int> nodes = step_nodes(steps[s]);
+    const bool has_loop = !steps[s].eager && contains(nodes, loop_value);
+    bool has_chain = false;
+    for (int n : nodes) has_chain = has_chain || contains(chain, n);
+    if (!has_loop && !has_chain) continue;
+    if (has_loop) loop_step = s;
+    first = std::min(first, s);
+    last = std::max(last, s);
+    for (int n : nodes) {
+      if (contains(chain, n)) continue;
+      // Besides the chain, a step holds only the loop's element-wise
+      // members, which nothing else reads.
+      if (!has_loop || !elementwise(region.nodes[n]) || leaves[n] ||
+          (n != loop_value && readers_outside(region, steps, n, nodes) > 0)) {
+        return false;
       }
     }
-    out.push_back(std::move(steps[s]));
   }
-  return out;
+  if (loop_step == steps.size() || loop_step != first) return false;
+  const Group& g = steps[loop_step].group;
+  if (g.shape.size() != 3) return false;
+  staged.loop = Group{};
+  staged.loop.shape = g.shape;
+  staged.loop.fuse_class = g.fuse_class;
+  staged.loop.quiet = true;
+  for (int m : g.members) {
+    if (contains(chain, m)) continue;
+    staged.loop.members.push_back(m);
+    staged.loop.quiet = staged.loop.quiet && op_info(region.nodes[m].op).quiet;
+  }
+  staged.loop.inputs = g.inputs;
+  for (int b : between) {
+    for (int a = 0; a < op_info(region.nodes[b].op).arity; ++a) {
+      const int in = region.nodes[b].inputs[a];
+      if (is_constant_input(region.nodes[in]) && !contains(staged.loop.inputs, in)) staged.loop.inputs.push_back(in);
+    }
+  }
+  staged.loop.outputs = {loop_value};
+  staged.inner = value;
+  staged.between = std::move(between);
+  staged.outer = outer;
+  staged.outer_axis = o.axes == 1u ? 0 : 1;
+  return true;
+}
+
+// Replaces the steps of each StagedReduction (find_staged) by one step,
+// where its outer reduction's step was.
+std::vector<Step> stage_reductions(const Region& region, const std::vector<bool>& leaves, std::vector<Step> steps) {
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    for (int node : step_nodes(steps[s])) {
+      StagedReduction staged;
+      std::size_t first = 0, last = 0;
+      if (!find_staged(region, leaves, steps, node, staged, first, last) || last != s) continue;
+      Step step;
+      step.staged = true;
+      step.staged_reduction = std::move(staged);
+      std::vector<Step> out(std::make_move_iterator(steps.begin()), std::make_move_iterator(steps.begin() + first));
+      for (std::size_t t = first; t <= last; ++t) {
+        bool in_chain = t == first;
+        for (int n : step_nodes(steps[t])) {
+          in_chain = in_chain || n == step.staged_reduction.inner || n == step.staged_reduction.outer ||
+                     contains(step.staged_reduction.between, n);
+        }
+        if (!in_chain) out.push_back(std::move(steps[t]));
+      }
+      out.push_back(std::move(step));
+      const std::size_t next = out.size();
+      for (std::size_t t = last + 1; t < steps.size(); ++t) out.push_back(std::move(steps[t]));
+      steps = std::move(out);
+      s = next - 1;
+      break;
+    }
+  }
+  return steps;
 }
 
 }  // namespace
+
+std::vector<int> staged_nodes(const StagedReduction& staged) {
+  std::vector<int> nodes = staged.loop.members;
+  nodes.push_back(staged.inner);
+  nodes.insert(nodes.end(), staged.between.begin(), staged.between.end());
+  nodes.push_back(staged.outer);
+  return nodes;
+}
 
 bool sums_in_numpy_order(const Node& node) {
   return (node.op == Op::sum || node.op == Op::mean) && is_float(node.compute);

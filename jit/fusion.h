@@ -26,17 +26,28 @@ struct Group {
   bool quiet = false;           // every member is quiet (OpInfo::quiet)
 };
 
-// A reduction over the first axis of a reduction over the last axis of an
-// element-wise loop of rank 3, as in k-means' labels,
-// argmin(norm(X - means[:, None], axis=2), axis=0): run along the middle
-// axis, span by span, keeping for each element of a span the inner
-// reduction's running sum and the outer one's best value and index, so that
-// neither intermediate is ever written out.
+// A reduction over one axis of a reduction over the last axis of an
+// element-wise loop of rank 3, with element-wise work between the two, as
+// in k-means' labels in any of their spellings:
+//   argmin(norm(X - means[:, None], axis=2), axis=0)
+//   argmin(((X[:, None] - means[None]) ** 2).sum(2), 1)
+//   sqrt(((X - means[:, None]) ** 2).sum(2)).argmin(0)
+// It runs along the dimension the outer reduction keeps (the points), span
+// by span, keeping for each point the inner reduction's running sum (added
+// in NumPy's pairwise order) and the outer one's best value and index, so
+// that neither intermediate is ever written out.
 struct StagedReduction {
-  Group loop;      // the element-wise part over (K, N, J); one output, `loop.outputs[0]`
-  int inner = -1;  // norm or sum over the last axis
-  int outer = -1;  // argmin or argmax over the first axis of the inner result
+  Group loop;      // the element-wise part over the loop's 3 dims; one output, `loop.outputs[0]`
+  int inner = -1;  // norm or float sum over the last dim
+  // Element-wise nodes on the inner result, in order, each reading the
+  // inner result, an earlier one of them or a constant (a loop input);
+  // the last one's value (or the inner result's, without any) is reduced.
+  std::vector<int> between;
+  int outer = -1;       // argmin or argmax over one dim of that value
+  int outer_axis = 0;   // the loop dim the outer reduction runs along (0 or 1); the other is the points'
 };
+// The region nodes a StagedReduction computes.
+std::vector<int> staged_nodes(const StagedReduction& staged);
 
 struct Step {
   bool eager = false;

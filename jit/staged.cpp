@@ -10,7 +10,8 @@ namespace npy::jit {
 namespace {
 
 // The text that identifies a staged kernel: the loop's group key (ops,
-// dtypes), each input's layout, and the two reductions.
+// dtypes), each input's layout, the two reductions and the work between
+// them.
 std::string staged_key(Backend& backend, const Region& region, const StagedReduction& staged,
                        const std::vector<StagedInput>& layout) {
   std::vector<bool> broadcast;
@@ -23,9 +24,26 @@ std::string staged_key(Backend& backend, const Region& region, const StagedReduc
     inputs += in.moves_inner ? 'j' : '-';
     inputs += ',';
   }
+  std::string between;
+  auto operand_name = [&](int node) {
+    if (node == staged.inner) return std::string("s");
+    for (std::size_t b = 0; b < staged.between.size(); ++b) {
+      if (staged.between[b] == node) return "b" + std::to_string(b);
+    }
+    for (std::size_t i = 0; i < staged.loop.inputs.size(); ++i) {
+      if (staged.loop.inputs[i] == node) return "i" + std::to_string(i);
+    }
+    return std::string("?");
+  };
+  for (int b : staged.between) {
+    const Node& n = region.nodes[b];
+    between += std::string(op_info(n.op).name) + ":" + dtype_name(n.compute) + ">" + dtype_name(n.dtype) + "(";
+    for (int a = 0; a < op_info(n.op).arity; ++a) between += operand_name(n.inputs[a]) + ",";
+    between += ");";
+  }
   return std::string(backend.name()) + "|c" + std::to_string(staged.loop.fuse_class) + "|l" +
-         std::to_string(backend.lanes(staged.loop)) + "|staged " +
-         op_info(region.nodes[staged.outer].op).name + "(" + op_info(region.nodes[staged.inner].op).name +
+         std::to_string(backend.lanes(staged.loop)) + "|staged pairwise " +
+         op_info(region.nodes[staged.outer].op).name + "(" + between + op_info(region.nodes[staged.inner].op).name +
          ") over " + inputs + "|" + group_key(region, staged.loop, broadcast);
 }
 

@@ -305,7 +305,7 @@ class Runner {
       if (step.eager) {
         sequence.push_back({step.node});
       } else if (step.staged) {
-        sequence.push_back(staged_nodes(step.staged_reduction));
+        sequence.push_back(jit::staged_nodes(step.staged_reduction));
       } else {
         sequence.push_back(step.group.members);
       }
@@ -323,7 +323,7 @@ class Runner {
         const int status = backend ? run_staged_step(*backend, step.staged_reduction, flags) : 0;
         if (status < 0) return -1;
         if (status == 0) {
-          for (int m : staged_nodes(step.staged_reduction)) {
+          for (int m : jit::staged_nodes(step.staged_reduction)) {
             if (run_node(m, &flags, ignored(), false) < 0) return -1;
           }
         }
@@ -347,7 +347,7 @@ class Runner {
     for (const jit::Step& step : steps) {
       if (step.eager) order.push_back(step.node);
       if (step.staged) {
-        const std::vector<int> nodes = staged_nodes(step.staged_reduction);
+        const std::vector<int> nodes = jit::staged_nodes(step.staged_reduction);
         order.insert(order.end(), nodes.begin(), nodes.end());
       } else if (!step.eager) {
         order.insert(order.end(), step.group.members.begin(), step.group.members.end());
@@ -395,13 +395,6 @@ class Runner {
     }
   }
 
-  static std::vector<int> staged_nodes(const jit::StagedReduction& staged) {
-    std::vector<int> nodes = staged.loop.members;
-    nodes.push_back(staged.inner);
-    nodes.push_back(staged.outer);
-    return nodes;
-  }
-
   // 1: ran; 0: not run (no kernels, or sizes it cannot run exactly); -1: error.
   int run_staged_step(jit::Backend& backend, const jit::StagedReduction& staged, int& flags_raised) {
     std::vector<PyObject*> keep;
@@ -417,6 +410,8 @@ class Runner {
         return 0;
       }
     }
+    jit::Shape shape = staged.loop.shape;
+    jit::orient_staged(staged.outer_axis, shape, inputs);
     const jit::StagedKernel* kernel = jit::compile_staged(backend, trace_.region, staged, jit::staged_layout(inputs));
     if (!kernel) {
       release();
@@ -428,7 +423,7 @@ class Runner {
       release();
       return -1;
     }
-    const int flags = jit::run_staged(*kernel, staged.loop.shape, inputs,
+    const int flags = jit::run_staged(*kernel, shape, inputs,
                                       static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result))));
     release();
     if (flags < 0) {
@@ -439,7 +434,7 @@ class Runner {
     trace_.objects[staged.outer] = result;
     static Counter& staged_runs = counter("jit.staged_reduction_runs");
     staged_runs.add();
-    for (int m : staged_nodes(staged)) release_inputs_of(m, position_[staged.outer]);
+    for (int m : jit::staged_nodes(staged)) release_inputs_of(m, position_[staged.outer]);
     return 1;
   }
 

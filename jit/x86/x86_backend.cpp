@@ -1447,8 +1447,10 @@ class KernelBuilder {
 // latency); for each, k runs over K and, inside, j over J. The loop's
 // members are emitted as KernelBuilder emits them, on the inputs read at
 // (k, points, j) through run-time strides. The inner sum adds the members'
-// value (squared, for a norm) one j after another from 0, as NumPy adds
-// fewer than 8 numbers; the best value and its index over K stay in
+// value (squared, for a norm) in NumPy's pairwise order: one leaf of J
+// terms, or the leaves and additions of the `leaves` program, with the
+// partial sums on a stack in the scratch memory. The work between the two
+// reductions follows, then the best value and its index over K stay in
 // registers, and the labels are written as NumPy's int64.
 class StagedKernelBuilder : public KernelBuilder {
  public:
@@ -1462,8 +1464,12 @@ class StagedKernelBuilder : public KernelBuilder {
 
   bool build() {
     if (lane_bits(inner_.dtype) != bits_ || !is_float(inner_.dtype)) return false;
+    for (int b : staged_.between) {
+      if (lane_bits(region_.nodes[b].dtype) != bits_ || !is_float(region_.nodes[b].dtype)) return false;
+    }
     FuncNode* fn = cc_.addFunc(FuncSignatureT<void, const char* const*, const std::int64_t*, std::int64_t,
-                                              std::int64_t, std::int64_t*, std::int64_t>());
+                                              std::int64_t, std::int64_t*, std::int64_t, char*,
+                                              const std::int64_t*>());
     set_frame(*fn);
     x86::Gp inputs = cc_.newIntPtr("inputs");
     x86::Gp strides = cc_.newIntPtr("strides");
@@ -1471,12 +1477,16 @@ class StagedKernelBuilder : public KernelBuilder {
     inner_count_ = cc_.newInt64("J");
     x86::Gp labels = cc_.newIntPtr("labels");
     vectors_ = cc_.newInt64("steps");
+    x86::Gp scratch = cc_.newIntPtr("scratch");
+    x86::Gp leaves = cc_.newIntPtr("leaves");
     fn->setArg(0, inputs);
     fn->setArg(1, strides);
     fn->setArg(2, outer_count);
     fn->setArg(3, inner_count_);
     fn->setArg(4, labels);
     fn->setArg(5, vectors_);
+    fn->setArg(6, scratch);
+    fn->setArg(7, leaves);
     const std::size_t n = group_.inputs.size();
     rows_.resize(n);
     advance_.resize(n);
@@ -1487,6 +1497,13 @@ class StagedKernelBuilder : public KernelBuilder {
     strides_.resize(n);
     triple_strides_.resize(n);
     buffers_.resize(n);
+    // The scratch memory: the stack of partial sums, then each buffered
+    // input's J entries (backend.h, kStagedSumStack).
+    const std::int32_t entry = vc_.bytes() * kVectors;
+    x86::Gp buffer_at = cc_.newIntPtr("buffer_at");
+    x86::Gp buffer_bytes = cc_.newInt64("buffer_bytes");
+    cc_.lea(buffer_at, x86::ptr(scratch, kStagedSumStack * entry));
+    cc_.imul(buffer_bytes, inner_count_, entry);
     for (std::size_t i = 0; i < n; ++i) {
       rows_[i] = cc_.newIntPtr();
       cc_.mov(rows_[i], x86::ptr(inputs, static_cast<int32_t>(8 * i)));
@@ -1495,7 +1512,7 @@ class StagedKernelBuilder : public KernelBuilder {
         Value v;
         if (!load_broadcast(static_cast<int>(i), v)) return false;
         fixed_[group_.inputs[i]] = v;
-      } else if (!setup_input(i, strides)) {
+      } else if (!setup_input(i, strides, buffer_at, buffer_bytes)) {
         return false;
       }
     }
@@ -1511,6 +1528,11 @@ class StagedKernelBuilder : public KernelBuilder {
     x86::Vec k_index = vc_.new_vec("k");
     x86::Gp k_left = cc_.newInt64("k_left");
     x86::Gp j_left = cc_.newInt64("j_left");
+    x86::Gp leaf_n = cc_.newInt64("leaf_n");
+    x86::Gp in_program = cc_.newInt64("in_program");
+    x86::Gp token_at = cc_.newIntPtr("token_at");
+    x86::Gp token = cc_.newInt64("token");
+    x86::Gp top = cc_.newIntPtr("top");
 
     Label step = cc_.newLabel();
     Label done = cc_.newLabel();
@@ -1532,28 +1554,65 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.mov(k_left, outer_count);
 
     Label over_k = cc_.newLabel();
+    Label leaf = cc_.newLabel();
+    Label next_token = cc_.newLabel();
+    Label program_end = cc_.newLabel();
+    Label have_sum = cc_.newLabel();
     cc_.bind(over_k);
-    for (x86::Vec& sum : sums) cc_.vxorpd(sum, sum, sum);
     for (std::size_t i = 0; i < n; ++i) {
       if (!is_direct(i) || !layout_[i].moves_inner) continue;
       cc_.mov(inner_at_[i], layout_[i].moves_outer ? outer_at_[i] : rows_[i]);
     }
     if (buffer_offset_.isValid()) cc_.xor_(buffer_offset_, buffer_offset_);
-    Label over_j = cc_.newLabel();
-    Label after_j = cc_.newLabel();
-    cc_.mov(j_left, inner_count_);
-    cc_.test(j_left, j_left);
-    cc_.jz(after_j);
-    cc_.bind(over_j);
-    if (!add_terms(sums)) return false;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (is_direct(i) && layout_[i].moves_inner) cc_.add(inner_at_[i], along_j_[i]);
+    // Without a program, one leaf of J terms.
+    cc_.xor_(in_program, in_program);
+    cc_.mov(leaf_n, inner_count_);
+    cc_.test(leaves, leaves);
+    cc_.jz(leaf);
+    cc_.mov(in_program, 1);
+    cc_.mov(token_at, leaves);
+    cc_.mov(top, scratch);
+    cc_.jmp(next_token);
+
+    cc_.bind(leaf);
+    if (!emit_leaf(leaf_n, j_left, sums)) return false;
+    cc_.test(in_program, in_program);
+    cc_.jz(have_sum);
+    for (int u = 0; u < kVectors; ++u) vc_.store(vc_.at(top, vc_.bytes() * u), sums[u]);
+    cc_.add(top, entry);
+    // The program's tokens: a leaf's length, 0 to add the top two partial
+    // sums, -1 at its end.
+    Label add_two = cc_.newLabel();
+    cc_.bind(next_token);
+    cc_.mov(token, x86::ptr(token_at));
+    cc_.add(token_at, 8);
+    cc_.test(token, token);
+    cc_.jl(program_end);
+    cc_.jz(add_two);
+    cc_.mov(leaf_n, token);
+    cc_.jmp(leaf);
+    cc_.bind(add_two);
+    cc_.sub(top, entry);
+    for (int u = 0; u < kVectors; ++u) {
+      x86::Vec left = vc_.new_vec();
+      x86::Vec right = vc_.new_vec();
+      vc_.load(left, vc_.at(top, vc_.bytes() * u - entry));
+      vc_.load(right, vc_.at(top, vc_.bytes() * u));
+      add(left, left, right);
+      vc_.store(vc_.at(top, vc_.bytes() * u - entry), left);
     }
-    if (buffer_offset_.isValid()) cc_.add(buffer_offset_, vc_.bytes() * kVectors);
-    cc_.dec(j_left);
-    cc_.jnz(over_j);
-    cc_.bind(after_j);
-    for (int u = 0; u < kVectors; ++u) select(sums[u], k_index, best[u], best_index[u]);
+    cc_.jmp(next_token);
+    cc_.bind(program_end);
+    cc_.sub(top, entry);
+    for (int u = 0; u < kVectors; ++u) {
+      vc_.load(sums[u], vc_.at(top, vc_.bytes() * u));
+      add(sums[u], sums[u], zero());
+    }
+
+    cc_.bind(have_sum);
+    for (int u = 0; u < kVectors; ++u) {
+      if (!select(u, sums[u], k_index, best[u], best_index[u])) return false;
+    }
     wide() ? cc_.vpaddq(k_index, k_index, one) : cc_.vpaddd(k_index, k_index, one);
     for (std::size_t i = 0; i < n; ++i) {
       if (is_direct(i) && layout_[i].moves_outer) cc_.add(outer_at_[i], along_k_[i]);
@@ -1590,7 +1649,77 @@ class StagedKernelBuilder : public KernelBuilder {
   }
 
  private:
-  static constexpr int kInnerMax = 7;  // J: NumPy adds 8 or more pairwise (the driver runs none)
+  void add(const x86::Vec& to, const x86::Vec& a, const x86::Vec& b) {
+    wide() ? cc_.vaddpd(to, a, b) : cc_.vaddps(to, a, b);
+  }
+
+  // sums[u] = the pairwise sum of the next `count` terms (NumPy's leaf:
+  // fewer than 8 added in turn from 0; else eight running sums over whole
+  // eights, combined as a tree, then the rest added in turn), the
+  // pointers moved past them. `count` is consumed.
+  bool emit_leaf(const x86::Gp& count, const x86::Gp& j_left, const x86::Vec* sums) {
+    Label few = cc_.newLabel();
+    Label rest = cc_.newLabel();
+    Label leaf_end = cc_.newLabel();
+    x86::Gp rest_count = cc_.newInt64("rest");
+    cc_.mov(rest_count, count);
+    cc_.cmp(count, 8);
+    cc_.jb(few);
+    cc_.and_(rest_count, 7);
+    cc_.shr(count, 3);
+    // -0.0 + x is x for every x: each running sum starts as its first term.
+    x86::Vec minus_zero = broadcast_constant(-0.0, inner_.dtype);
+    x86::Vec running[8][kVectors];
+    for (auto& r : running) {
+      for (int u = 0; u < kVectors; ++u) {
+        r[u] = vc_.new_vec("running");
+        cc_.vmovapd(r[u], minus_zero);
+      }
+    }
+    Label eights = cc_.newLabel();
+    cc_.bind(eights);
+    for (auto& r : running) {
+      if (!add_terms(r)) return false;
+      advance_j();
+    }
+    cc_.dec(count);
+    cc_.jnz(eights);
+    for (int u = 0; u < kVectors; ++u) {
+      x86::Vec t[4];
+      for (int q = 0; q < 4; ++q) {
+        t[q] = vc_.new_vec();
+        add(t[q], running[2 * q][u], running[2 * q + 1][u]);
+      }
+      add(t[0], t[0], t[1]);
+      add(t[2], t[2], t[3]);
+      add(sums[u], t[0], t[2]);
+      // NumPy adds the sum to its identity, +0.0: never -0.0.
+      add(sums[u], sums[u], zero());
+    }
+    cc_.jmp(rest);
+    cc_.bind(few);
+    for (int u = 0; u < kVectors; ++u) vc_.set_zero(sums[u]);
+    cc_.bind(rest);
+    cc_.test(rest_count, rest_count);
+    cc_.jz(leaf_end);
+    cc_.mov(j_left, rest_count);
+    Label one_by_one = cc_.newLabel();
+    cc_.bind(one_by_one);
+    if (!add_terms(sums)) return false;
+    advance_j();
+    cc_.dec(j_left);
+    cc_.jnz(one_by_one);
+    cc_.bind(leaf_end);
+    return true;
+  }
+
+  // Moves the pointers along J by one.
+  void advance_j() {
+    for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
+      if (is_direct(i) && layout_[i].moves_inner) cc_.add(inner_at_[i], along_j_[i]);
+    }
+    if (buffer_offset_.isValid()) cc_.add(buffer_offset_, vc_.bytes() * kVectors);
+  }
 
   bool is_max() const { return region_.nodes[staged_.outer].op == Op::argmax; }
 
@@ -1607,8 +1736,8 @@ class StagedKernelBuilder : public KernelBuilder {
   }
 
   // Loads the strides the input needs (along K, J, N and a step's advance
-  // along N) and sets up its stack buffer.
-  bool setup_input(std::size_t i, const x86::Gp& strides) {
+  // along N) and, for a buffered input, its J entries of the scratch memory.
+  bool setup_input(std::size_t i, const x86::Gp& strides, const x86::Gp& buffer_at, const x86::Gp& buffer_bytes) {
     const StagedInput& in = layout_[i];
     const int32_t at = static_cast<int32_t>(24 * i);
     if (in.points != StagedInput::Points::kBroadcast) {
@@ -1634,9 +1763,9 @@ class StagedKernelBuilder : public KernelBuilder {
       inner_at_[i] = cc_.newIntPtr();
     }
     if (is_buffered(i)) {
-      const x86::Mem buffer = cc_.newStack(vc_.bytes() * kVectors * kInnerMax, vc_.bytes());
       buffers_[i] = cc_.newIntPtr();
-      cc_.lea(buffers_[i], buffer);
+      cc_.mov(buffers_[i], buffer_at);
+      cc_.add(buffer_at, buffer_bytes);
     }
     return true;
   }
@@ -1818,25 +1947,57 @@ class StagedKernelBuilder : public KernelBuilder {
     return true;
   }
 
-  // Takes k where its value beats the best: strictly, or as the first NaN
-  // (NumPy's argmin/argmax). A norm's best is kept as its sum, and sums are
-  // compared rather than their square roots: the root is monotonic, so a sum
+  // Whether the value reduced over K is the square root of the inner sum
+  // (a norm, or a sum's sqrt): then sums are compared instead (select).
+  bool compares_sums() const {
+    if (inner_.op == Op::norm) return staged_.between.empty();
+    if (staged_.between.size() != 1) return false;
+    const Node& b = region_.nodes[staged_.between[0]];
+    return b.op == Op::sqrt && b.inputs[0] == staged_.inner && b.dtype == inner_.dtype && b.compute == inner_.dtype;
+  }
+
+  // Takes k for vector u where the value reduced over K beats the best:
+  // strictly, or as the first NaN (NumPy's argmin/argmax). That value is the
+  // inner sum's (its root, for a norm) after the work between the two
+  // reductions. A value that is a sum's root is kept as the sum, and sums
+  // are compared rather than their roots: the root is monotonic, so a sum
   // that beats the best sum has a root that beats or equals the best root,
   // and equals it only when the two sums lie fewer than 8 units in the last
   // place apart; only then are the roots computed and compared.
-  void select(const x86::Vec& sum, const x86::Vec& k_index, const x86::Vec& best, const x86::Vec& best_index) {
+  bool select(int u, const x86::Vec& sum, const x86::Vec& k_index, const x86::Vec& best, const x86::Vec& best_index) {
     const bool w = wide();
+    x86::Vec value = sum;
+    const bool sums = compares_sums();
+    if (!sums) {
+      if (inner_.op == Op::norm) {
+        value = vc_.new_vec();
+        w ? cc_.vsqrtpd(value, sum) : cc_.vsqrtps(value, sum);
+      }
+      values_ = per_vector_[u];
+      values_[staged_.inner] = {value, Repr::kFloat, inner_.dtype};
+      for (int b : staged_.between) {
+        if (!emit_member(b)) return false;
+      }
+      if (!staged_.between.empty()) {
+        Value last;
+        if (!operand(staged_.between.back(), region_.nodes[staged_.between.back()].dtype, last) ||
+            last.repr != Repr::kFloat) {
+          return false;
+        }
+        value = last.reg;
+      }
+    }
     x86::Vec take = vc_.new_vec("take");
     x86::Vec best_nan = vc_.new_vec();
     vc_.float_compare(best_nan, best, best, 3, bits_);  // UNORD_Q
     // NGE_UQ / NLE_UQ: better or unordered, quietly; and the best no NaN.
-    auto beats = [&](const x86::Vec& to, const x86::Vec& value, const x86::Vec& than) {
+    auto beats = [&](const x86::Vec& to, const x86::Vec& x, const x86::Vec& than) {
       const int better_or_nan = is_max() ? 0x16 : 0x19;
-      vc_.float_compare(to, value, than, better_or_nan, bits_);
+      vc_.float_compare(to, x, than, better_or_nan, bits_);
       vc_.and_not(to, best_nan, to);
     };
-    beats(take, sum, best);
-    if (inner_.op == Op::norm) {
+    beats(take, value, best);
+    if (sums) {
       // Sums are non-negative (or NaN): as integers their bits order as
       // they do, and their difference counts units in the last place.
       x86::Vec apart = vc_.new_vec();
@@ -1861,15 +2022,16 @@ class StagedKernelBuilder : public KernelBuilder {
       vc_.blend(take, take, exact, close, bits_);
       cc_.bind(decided);
     }
-    vc_.blend(best, best, sum, take, bits_);
+    vc_.blend(best, best, value, take, bits_);
     vc_.blend(best_index, best_index, k_index, take, bits_);
+    return true;
   }
 
   const StagedReduction& staged_;
   const std::vector<StagedInput>& layout_;
   const Node& inner_;
   x86::Gp inner_count_;
-  x86::Gp buffer_offset_;              // j's vectors in the stack buffers
+  x86::Gp buffer_offset_;              // j's vectors in the buffers
   std::vector<x86::Gp> rows_;          // per input: at (0, the step's first point, 0)
   std::vector<x86::Gp> advance_;       // bytes from one step's points to the next's
   std::vector<x86::Gp> along_k_, along_j_;  // strides
@@ -1877,7 +2039,7 @@ class StagedKernelBuilder : public KernelBuilder {
   std::vector<x86::Gp> inner_at_;      // at (k, the step's first point, j)
   std::vector<x86::Gp> strides_;       // a strided input's stride along N
   std::vector<x86::Gp> triple_strides_;  // and three times it
-  std::vector<x86::Gp> buffers_;       // a buffered input's stack buffer
+  std::vector<x86::Gp> buffers_;       // a buffered input's J entries of the scratch memory
   std::map<int, Value> per_vector_[kVectors];
 };
 

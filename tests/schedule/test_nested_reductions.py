@@ -1,0 +1,42 @@
+"""Reductions of reductions (k-means' labels, however spelled) run as one
+staged kernel: each spelling, coordinate count and dtype below must be
+computed by it (jit.staged_reduction_runs) with python3's labels, not
+merely give python3's output through NumPy."""
+import json
+
+import pytest
+
+import harness
+
+PROGRAM = """
+import hashlib, sys
+import numpy as np
+coordinates, means, dtype, spelling = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+rng = np.random.default_rng(coordinates * 100 + means)
+X = rng.standard_normal((5000, coordinates)).astype(dtype)
+m = rng.standard_normal((means, coordinates)).astype(dtype)
+def labels(X, m):
+    if spelling == "norm":
+        return np.argmin(np.linalg.norm(X - m[:, None], axis=2), axis=0)
+    if spelling == "sum":
+        return np.argmin(((X[:, None] - m[None]) ** 2).sum(2), 1)
+    return np.sqrt(((X - m[:, None]) ** 2).sum(2)).argmin(0)
+print(hashlib.sha1(labels(X, m).tobytes()).hexdigest())
+"""
+
+
+@pytest.mark.parametrize("spelling", ["norm", "sum", "sqrt"])
+@pytest.mark.parametrize("coordinates,means", [(2, 2), (3, 8), (8, 2), (16, 8), (64, 64), (130, 3)])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_labels_come_from_one_staged_kernel(tmp_path, spelling, coordinates, means, dtype):
+    script = tmp_path / "labels.py"
+    script.write_text(PROGRAM)
+    stats = tmp_path / "stats.json"
+    args = [str(script), str(coordinates), str(means), dtype, spelling]
+    expected = harness.run(harness.PYTHON3, args)
+    got = harness.run(harness.NPYTHON, args, env_extra={"NPY_JIT_STATS": str(stats)})
+    assert got.returncode == expected.returncode == 0, got.stderr
+    assert got.stdout == expected.stdout
+    counters = json.loads(stats.read_text())
+    assert counters.get("jit.staged_reduction_runs") == 1
+    assert counters.get("jit.fallbacks", 0) == 0
