@@ -17,6 +17,7 @@
 #include "numpy_shim/py_ref.h"
 #include "numpy_shim/sites.h"
 #include "numpy_shim/temporary_elision.h"
+#include "numpy_shim/without_gil.h"
 #include "jit/backend.h"
 #include "jit/cpu_driver.h"
 #include "jit/fusion.h"
@@ -423,8 +424,9 @@ class Runner {
       release();
       return -1;
     }
-    const int flags = jit::run_staged(*kernel, shape, inputs,
-                                      static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result))));
+    char* labels = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result)));
+    const int flags =
+        without_gil(jit::element_count(shape), [&] { return jit::run_staged(*kernel, shape, inputs, labels); });
     release();
     if (flags < 0) {
       Py_DECREF(result);
@@ -746,9 +748,11 @@ class Runner {
     if (!out) return -1;
     const auto* data = static_cast<const char*>(PyArray_DATA(a));
     auto* results = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)));
-    const int flags = sum ? jit::run_column_sums(data, shape, strides, outer, reduced, x.dtype, n.dtype,
-                                                 n.op == jit::Op::mean, results)
-                          : jit::run_row_norms(data, shape, strides, n.dtype, results);
+    const int flags = without_gil(jit::element_count(shape), [&] {
+      return sum ? jit::run_column_sums(data, shape, strides, outer, reduced, x.dtype, n.dtype, n.op == jit::Op::mean,
+                                        results)
+                 : jit::run_row_norms(data, shape, strides, n.dtype, results);
+    });
     if (flags < 0) {
       Py_DECREF(out);
       return 0;
@@ -899,8 +903,9 @@ class Runner {
     int reduced_dims = group.reduced_dims;
     // Sums of all of inputs laid out otherwise than C-contiguous, in the
     // order NumPy's iterator walks them.
+    const std::int64_t elements = jit::element_count(loop_shape);
     int flags = reduced_dims == static_cast<int>(loop_shape.size())
-                    ? jit::run_full_sums(loop_shape, inputs, outputs, reductions)
+                    ? without_gil(elements, [&] { return jit::run_full_sums(loop_shape, inputs, outputs, reductions); })
                     : -1;
     bool summed_inputs = flags >= 0;
     // Other sums of inputs NumPy walks otherwise than a kernel: NumPy's.
@@ -921,8 +926,14 @@ class Runner {
       options.row_results = !options.leaf_sums && jit::fits_row_results(loop_shape, reduced_dims, inputs, outputs,
                                                                         reductions, backend.lanes(group));
       // Sums of inputs as they are need no kernel, unless one adds their leaves.
-      flags = options.leaf_sums ? -1 : jit::run_input_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
-      if (flags < 0) flags = jit::run_input_scans(loop_shape, reduced_dims, inputs, outputs, reductions);
+      flags = options.leaf_sums ? -1 : without_gil(elements, [&] {
+        return jit::run_input_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
+      });
+      if (flags < 0) {
+        flags = without_gil(elements, [&] {
+          return jit::run_input_scans(loop_shape, reduced_dims, inputs, outputs, reductions);
+        });
+      }
       summed_inputs = flags >= 0;
     }
     if (!summed_inputs) {
@@ -932,8 +943,10 @@ class Runner {
       jit::NearbySamples samples;
       samples.flags = touches_floats(group) ? reported_flags() : 0;
       const bool nearby = store && target_->read_nearby;
-      flags = kernel ? jit::run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions, stops_when_known,
-                                       nearby ? &samples : nullptr)
+      flags = kernel ? without_gil(elements, [&] {
+        return jit::run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions, stops_when_known,
+                               nearby ? &samples : nullptr);
+      })
                      : -1;
       if (flags >= 0 && nearby && (flags & reported_flags()) && !keep_samples(group, samples)) {
         for (PyObject* o : made) Py_DECREF(o);
