@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -272,6 +274,25 @@ int input_node(Trace& trace, const Operand& o) {
   return index;
 }
 
+// Whether the system would refuse NumPy the memory of an array of `shape`
+// and `dtype` now. Such an operation is left to NumPy, which raises its
+// MemoryError at the call, as under python3, rather than recorded and
+// failing (or, as a temporary no kernel writes, succeeding) where the region
+// is computed. Arrays of 16 MiB and more are tried, by asking for their
+// memory and giving it back untouched (no page is faulted in).
+bool allocation_refused(const Shape& shape, DType dtype) {
+  constexpr std::int64_t kTriedBytes = std::int64_t{16} << 20;
+  std::int64_t bytes = jit::itemsize(dtype);
+  for (std::int64_t d : shape) {
+    if (d != 0 && bytes > std::numeric_limits<std::int64_t>::max() / d) return true;
+    bytes *= d;
+  }
+  if (bytes < kTriedBytes) return false;
+  void* memory = std::malloc(static_cast<std::size_t>(bytes));
+  std::free(memory);
+  return memory == nullptr;
+}
+
 int add_node(Trace& trace, jit::Node node, EagerForm form, const Location& where) {
   const jit::OpKind kind = jit::op_info(node.op).kind;
   // np.where and astype give 0-d arrays where ufuncs give scalars.
@@ -342,6 +363,7 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
     return nullptr;
   }
   if (in_place_target && (result != operands[0]->dtype || shape != operands[0]->shape)) return nullptr;
+  if (!in_place_target && allocation_refused(shape, result)) return nullptr;
   std::shared_ptr<Trace> trace = open_trace();
   if (trace->region.nodes.size() > kMaxRegionNodes) {
     if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
@@ -542,6 +564,7 @@ PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const 
                                                                 : std::nullopt)
                                      : reduction_dtype(op, x.dtype);
   if (!result) return nullptr;
+  if (norm && allocation_refused(x.shape, *result)) return nullptr;  // NumPy's x * x
   std::shared_ptr<Trace> trace = open_trace();
   jit::Node node;
   node.op = op;
@@ -570,7 +593,7 @@ PyObject* record_astype(PyObject* callable, const CallArgs& call, const Location
   }
   const auto dtype = plain_dtype(descr);
   Py_DECREF(descr);
-  if (!dtype) return nullptr;
+  if (!dtype || allocation_refused(x.shape, *dtype)) return nullptr;
   std::shared_ptr<Trace> trace = open_trace();
   jit::Node node;
   node.op = Op::astype;
@@ -808,7 +831,7 @@ PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, 
   Operand zero_d;
   const bool usable = Py_TYPE(value) == &PyArray_Type && PyArray_NDIM(reinterpret_cast<PyArrayObject*>(value)) == 0 &&
                       classify(value, zero_d);
-  if (!usable) {
+  if (!usable || allocation_refused(shape, zero_d.dtype)) {
     Py_DECREF(value);
     return nullptr;
   }
@@ -930,6 +953,10 @@ PyObject* record_arange(PyObject* callable, const CallArgs& call, const Location
   if (!values[0] || !values[1] || !values[2]) {
     for (PyObject* v : values) Py_XDECREF(v);
     PyErr_Clear();
+    return nullptr;
+  }
+  if (allocation_refused({length}, dtype)) {
+    for (PyObject* v : values) Py_DECREF(v);
     return nullptr;
   }
   std::shared_ptr<Trace> trace = open_trace();
@@ -1079,6 +1106,7 @@ PyObject* record_moment(bool is_std, PyObject* callable, const CallArgs& call, c
     if (!reduced || keepdims) result.push_back(reduced ? 1 : x.shape[d]);
   }
   if (count == 0 || ddof >= count) return nullptr;  // NumPy warns, with its own messages
+  if (allocation_refused(x.shape, DType::kFloat64)) return nullptr;  // NumPy's deviations
   std::shared_ptr<Trace> trace = open_trace();
   if (trace->region.nodes.size() + 10 > kMaxRegionNodes) {
     if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
@@ -1132,6 +1160,7 @@ PyObject* record_vector_norm(double ord, PyObject* callable, const CallArgs& cal
     if (!reduced || keepdims) result.push_back(reduced ? 1 : x.shape[d]);
   }
   if (count == 0 && !(ord == 1.0)) return nullptr;  // max/min of nothing: NumPy raises
+  if (allocation_refused(x.shape, x.dtype)) return nullptr;  // NumPy's magnitudes
   std::shared_ptr<Trace> trace = open_trace();
   const int input = input_node(*trace, x);
   const int magnitudes = add_part(*trace, Op::absolute, x.dtype, x.shape, input, -1, 0, false, where);
@@ -1188,7 +1217,7 @@ PyObject* record_linspace(PyObject* callable, const CallArgs& call, const Locati
   if (num < kMinTracedElements || num > (std::int64_t{1} << 40)) return nullptr;
   if (running_trace() || !state_allows_tracing()) return nullptr;
   const double step = (stop - start) / static_cast<double>(endpoint ? num - 1 : num);
-  if (step == 0 || !std::isfinite(step)) return nullptr;
+  if (step == 0 || !std::isfinite(step) || allocation_refused({num}, DType::kFloat64)) return nullptr;
   std::shared_ptr<Trace> trace = open_trace();
   if (trace->region.nodes.size() + 10 > kMaxRegionNodes) {
     if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
