@@ -1970,6 +1970,11 @@ PyObject* lazy_attribute(PyObject* lazy, PyObject* name, const Location& where) 
     return record_view(x, Shape(x.shape.rbegin(), x.shape.rend()), std::move(form), false, where);
   }
   if (attr == "size") return PyLong_FromLongLong(jit::element_count(node.shape));
+  // A region's values are of native, built-in dtypes: what NumPy's result
+  // would say is known without computing it.
+  if (attr == "dtype") return reinterpret_cast<PyObject*>(PyArray_DescrFromType(typenum_of(node.dtype)));
+  if (attr == "itemsize") return PyLong_FromLong(jit::itemsize(node.dtype));
+  if (attr == "nbytes") return PyLong_FromLongLong(jit::element_count(node.shape) * jit::itemsize(node.dtype));
   return nullptr;
 }
 
