@@ -591,7 +591,7 @@ class _Builder:
         """(op name, source lines, value operand names, reduce info, in-place target)."""
         kind = self.pick(["binop"] * 6 + ["ufunc2"] * 3 + ["ufunc1"] * 4 + ["where"] * 2 +
                          ["astype"] * 2 + ["reduce"] * 3 + ["norm", "unary", "inplace", "clip", "moment"] +
-                         ["view"] * 2 + ["assign"] * 2)
+                         ["view"] * 2 + ["assign"] * 2 + ["nested"] * 2)
         if kind == "binop":
             sym = self.pick(list(BINARY_OPERATORS))
             a, b = self.operand(), self.operand()
@@ -649,7 +649,21 @@ class _Builder:
             spelled = self.pick([f"np.{dt}" if dt != "bool" else "np.bool_", repr(dt),
                                  f"np.dtype({dt!r})"])
             return "astype", f"{a}.astype({spelled})", [a], None
-        if kind == "reduce":
+        if kind == "nested" and len(self.shapes[self.live[-1]]) == 2:
+            # An argmin or argmax over one axis of a sum or norm over the
+            # last, with work between (k-means' labels, spelled in the ways
+            # programs spell them), of a 2-d value against its own rows.
+            a = self.live[-1]
+            k = self.integer(1, 4)
+            name = self.pick(["argmin", "argmax"])
+            form = self.pick([
+                "np.{f}(np.linalg.norm({a} - {a}[:{k}, None], axis=2), axis=0)",
+                "np.{f}((({a}[:, None] - {a}[None, :{k}]) ** 2).sum(2), 1)",
+                "np.sqrt((({a} - {a}[:{k}, None]) ** 2).sum(axis=-1)).{f}(0)",
+                "(np.abs({a}[:, None] - {a}[None, -{k}:]).sum(axis=2) * 0.5).{f}(axis=1)",
+            ])
+            return name, form.format(f=name, a=a, k=k), [a], None
+        if kind == "reduce" or kind == "nested":
             a = self.array()
             rank = len(self.shapes[a])
             name, text, scale_kw = self.reduction(a, rank)
