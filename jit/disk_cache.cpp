@@ -293,12 +293,8 @@ void open_disk_cache(const std::string& setting) {
   DiskCache& cache = disk_cache();
   rejected_counter();  // listed in the stats from the start, as the kernel counters are
   if (setting == "off") return;
-  std::string base = setting.empty() ? default_dir() : setting;
-  if (base.empty() || base[0] != '/') {
-    char cwd[4096];
-    if (base.empty() || !getcwd(cwd, sizeof cwd)) return;
-    base = std::string(cwd) + "/" + base;
-  }
+  const std::string base = setting.empty() ? default_dir() : setting;
+  if (base.empty()) return;
   std::string id;
   dl_iterate_phdr(find_build_id, &id);
   if (id.empty()) return;

@@ -21,8 +21,9 @@ struct StoredCode {
   std::vector<std::int64_t> facts;
 };
 
-// Where the cache lives: `setting` is NPY_KERNEL_CACHE's value (empty: the
-// default, $XDG_CACHE_HOME/npython or ~/.cache/npython; "off": no cache).
+// Where the cache lives: `setting` is NPY_KERNEL_CACHE's value as the
+// launcher's controls checked it (an absolute directory; empty: the default,
+// $XDG_CACHE_HOME/npython or ~/.cache/npython; "off": no cache).
 // Creates the directory if needed; the cache stays off when it cannot be
 // made private to this user or the executable has no build ID. Called once,
 // before the first kernel.

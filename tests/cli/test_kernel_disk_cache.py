@@ -132,6 +132,26 @@ def test_off_keeps_nothing_and_logging_compiles(program, tmp_path):
     assert logged.stderr.count("[npython:output_code] kernel (") == off["jit.kernels_compiled"]
 
 
+@pytest.mark.parametrize("spelling", ["OFF", "Off", "0", "false", "FALSE", "no", "No"])
+def test_every_usual_spelling_of_off_keeps_nothing(tmp_path, spelling):
+    got = harness.run(harness.NPYTHON, ["-c", "import numpy as np; print((np.arange(5000.0) * 2 + 1).sum())"],
+                      cwd=tmp_path, env_extra={"NPY_KERNEL_CACHE": spelling, "HOME": str(tmp_path / "home"),
+                                               "XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == "25000000.0\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("relative", ["cache", "./cache", "OF"])
+def test_a_relative_directory_is_refused(tmp_path, relative):
+    got = harness.run(harness.NPYTHON, ["-c", "print('ran')"], cwd=tmp_path,
+                      env_extra={"NPY_KERNEL_CACHE": relative})
+    assert got.returncode == 2
+    assert got.stdout == ""
+    assert got.stderr == f"npython: NPY_KERNEL_CACHE must be ABSOLUTE_DIR|off, not '{relative}'\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_default_directory_follows_xdg_cache_home(program, tmp_path):
     cache_home = tmp_path / "xdg"
     # Empty, as unset: the default (the suite sets a cache of its own).
