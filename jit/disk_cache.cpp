@@ -339,6 +339,8 @@ std::optional<StoredCode> load_stored_code(const std::string& key) {
   return stored;
 }
 
+void note_stored_code_rejected() { rejected_counter().add(); }
+
 void store_code(const std::string& key, StoredCode code) {
   DiskCache& cache = disk_cache();
   if (cache.dir.empty() || code.code.empty()) return;

@@ -36,6 +36,10 @@ const std::string& disk_cache_dir();
 // fails a check (counted as jit.disk_cache_rejected).
 std::optional<StoredCode> load_stored_code(const std::string& key);
 
+// Counts a kernel whose file passed load_stored_code's checks but whose
+// facts or code its user cannot take (jit.disk_cache_rejected).
+void note_stored_code_rejected();
+
 // Stores `code` under `key`, replacing what was there: queued for
 // write_stored_code, since creating a file can take longer than compiling
 // the kernel did. Failures (a full disk, a read-only directory) only mean

@@ -36,19 +36,27 @@ void note_kernel_loaded(std::chrono::microseconds took);
 bool uses_disk_cache();
 
 // What the disk cache keeps of a kernel of either kind (its image and the
-// facts that say how to call it), and a kernel made again from that:
-// nullptr when the facts do not fit or the backend cannot place it.
+// facts that say how to call it), and a kernel made again from that.
+// `expected` holds what the key fixes (a Kernel's lanes, lane bytes and
+// options, a StagedKernel's points): stored facts that differ from it or
+// are out of range, which only a damaged or forged file has, leave
+// `kernel` nullptr and count as jit.disk_cache_rejected, as does code the
+// backend cannot place (a malformed image, or no executable memory left).
 StoredCode stored_form(const Kernel& kernel);
 StoredCode stored_form(const StagedKernel& kernel);
-void from_stored_form(Backend& backend, const StoredCode& stored, std::unique_ptr<Kernel>& kernel);
-void from_stored_form(Backend& backend, const StoredCode& stored, std::unique_ptr<StagedKernel>& kernel);
+void from_stored_form(Backend& backend, const StoredCode& stored, const Kernel& expected,
+                      std::unique_ptr<Kernel>& kernel);
+void from_stored_form(Backend& backend, const StoredCode& stored, const StagedKernel& expected,
+                      std::unique_ptr<StagedKernel>& kernel);
 
 // One cache of compiled code of type Code by key: on first use loaded from
-// the disk cache, else made by `compile` (it may give nullptr: remembered
-// too) and stored there. `shape_of` describes a made Code for the log.
+// the disk cache (when its facts are those of `expected`, see
+// from_stored_form), else made by `compile` (it may give nullptr:
+// remembered too) and stored there. `shape_of` describes a made Code for
+// the log.
 template <typename Code, typename Compile, typename ShapeOf>
 const Code* cached_code(std::map<std::string, std::unique_ptr<Code>>& cache, Backend& backend,
-                        const std::string& key, Compile compile, ShapeOf shape_of) {
+                        const std::string& key, const Code& expected, Compile compile, ShapeOf shape_of) {
   const auto found = cache.find(key);
   if (found != cache.end()) {
     if (found->second) note_kernel_reused();
@@ -61,7 +69,9 @@ const Code* cached_code(std::map<std::string, std::unique_ptr<Code>>& cache, Bac
   const auto start = steady_clock::now();
   std::unique_ptr<Code> code;
   if (disk) {
-    if (const std::optional<StoredCode> stored = load_stored_code(key)) from_stored_form(backend, *stored, code);
+    if (const std::optional<StoredCode> stored = load_stored_code(key)) {
+      from_stored_form(backend, *stored, expected, code);
+    }
   }
   if (code) {
     note_kernel_loaded(duration_cast<microseconds>(steady_clock::now() - start));

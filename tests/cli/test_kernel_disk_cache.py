@@ -4,6 +4,7 @@ always python3's."""
 import json
 import os
 import stat
+import struct
 import time
 
 import pytest
@@ -90,6 +91,58 @@ def test_a_damaged_file_is_compiled_again(program, tmp_path, how):
     assert again["jit.disk_cache_rejected"] == len(files)
     # ... and stored again, whole.
     assert run(program, cache, tmp_path)["jit.kernels_loaded"] == len(files)
+
+
+def fnv1a(data):
+    h = 14695981039346656037
+    for byte in data:
+        h = ((h ^ byte) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def read_kernel_file(path):
+    """(key, facts, code) of a kernel file: the magic, the build ID, the
+    key, the facts and the code, each with its length, then the checksum."""
+    data = path.read_bytes()
+    at = 8
+    fields = []
+    for _ in range(2):
+        (size,) = struct.unpack_from("<Q", data, at)
+        fields.append(data[at + 8:at + 8 + size])
+        at += 8 + size
+    (count,) = struct.unpack_from("<Q", data, at)
+    facts = list(struct.unpack_from(f"<{count}q", data, at + 8))
+    return data[:at], fields[1].decode(), facts, data[at + 8 + 8 * count:-8]
+
+
+def write_kernel_file(path, head, facts, code):
+    body = head + struct.pack(f"<Q{len(facts)}q", len(facts), *facts) + code
+    path.write_bytes(body + struct.pack("<Q", fnv1a(body)))
+
+
+# A file whose checksum matches but whose facts do not say how to call its
+# kernel: each fact forged in turn (a Kernel's: lanes, lane bytes, uses
+# index, leaf sums, streaming stores, row results, paired function's offset;
+# a staged kernel's: points).
+@pytest.mark.parametrize("fact, value", [(0, 0), (1, 0), (0, 1), (1, 3), (0, -8), (2, 2), (3, 1), (3, 0), (4, 7), (5, 1),
+                                         (6, 1 << 40), (6, -2), ("points", 0), ("points", 1), ("points", -4)])
+def test_a_file_whose_facts_are_forged_is_compiled_again(program, tmp_path, fact, value):
+    cache = tmp_path / "cache"
+    run(program, cache, tmp_path)
+    forged = 0
+    for f in kernel_files(cache):
+        head, key, facts, code = read_kernel_file(f)
+        staged = "|staged " in key
+        at = 0 if staged else fact
+        if staged != (fact == "points") or facts[at] == value:
+            continue
+        facts[at] = value
+        write_kernel_file(f, head, facts, code)
+        forged += 1
+    assert forged
+    again = run(program, cache, tmp_path)
+    assert again["jit.disk_cache_rejected"] == forged
+    assert again["jit.kernels_loaded"] == len(kernel_files(cache)) - forged
 
 
 def test_a_file_under_another_kernels_name_is_not_run(program, tmp_path):
