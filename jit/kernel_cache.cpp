@@ -110,9 +110,9 @@ void note_kernel_compiled(const Backend& backend, const std::string& key, std::c
   }
 }
 
-const Kernel* kernel_for(Backend& backend, const Region& region, const Group& group,
-                         const std::vector<bool>& broadcast_inner, KernelOptions options) {
-  static std::map<std::string, std::unique_ptr<Kernel>> cache;
+std::shared_ptr<const Kernel> kernel_for(Backend& backend, const Region& region, const Group& group,
+                                         const std::vector<bool>& broadcast_inner, KernelOptions options) {
+  static CodeCache<Kernel> cache;
   // The backend's name says its vector width too; the lanes a vector holds
   // say it again.
   const std::string key = std::string(backend.name()) + "|c" + std::to_string(group.fuse_class) + "|l" +

@@ -31,9 +31,10 @@ std::string staged_key(Backend& backend, const Region& region, const StagedReduc
 
 }  // namespace
 
-const StagedKernel* compile_staged(Backend& backend, const Region& region, const StagedReduction& staged,
-                                   const std::vector<StagedInput>& layout) {
-  static std::map<std::string, std::unique_ptr<StagedKernel>> cache;
+std::shared_ptr<const StagedKernel> compile_staged(Backend& backend, const Region& region,
+                                                   const StagedReduction& staged,
+                                                   const std::vector<StagedInput>& layout) {
+  static CodeCache<StagedKernel> cache;
   StagedKernel expected;  // what the key fixes of the kernel
   expected.points = backend.staged_points(staged.loop);
   return cached_code(

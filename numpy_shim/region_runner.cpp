@@ -6,6 +6,7 @@
 #include <cfenv>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -417,7 +418,8 @@ class Runner {
         return 0;
       }
     }
-    const jit::StagedKernel* kernel = jit::compile_staged(backend, trace_.region, staged, jit::staged_layout(inputs));
+    const std::shared_ptr<const jit::StagedKernel> kernel =
+        jit::compile_staged(backend, trace_.region, staged, jit::staged_layout(inputs));
     if (!kernel) {
       release();
       return 0;
