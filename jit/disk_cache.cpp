@@ -38,7 +38,10 @@ constexpr std::int64_t kRefreshSeconds = 24 * 3600;
 constexpr char kTidiedMark[] = ".tidied";
 
 struct DiskCache {
-  std::string dir;          // empty: off
+  // The directory, opened once: every file is reached relative to it, so
+  // that renaming it or a parent later (a symbolic link put in its place)
+  // changes nothing. -1: off.
+  int dir_fd = -1;
   std::string build_id;     // this executable's GNU build ID, raw bytes
   unsigned next_temporary = 0;
   // Kernels to write, from the interpreter thread to the writer.
@@ -108,12 +111,12 @@ bool make_dirs(const std::string& path) {
 }
 
 // A directory of ours that nobody else may write to or read from.
-bool is_private_dir(const std::string& path) {
+bool is_private_dir(int fd) {
   struct stat st;
-  return lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-         (st.st_mode & 077) == 0;
+  return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 077) == 0;
 }
 
+// The kernel's file name in the directory.
 std::string file_for(const std::string& key) {
   const DiskCache& cache = disk_cache();
   std::uint64_t h = checksum(reinterpret_cast<const std::uint8_t*>(cache.build_id.data()), cache.build_id.size());
@@ -121,7 +124,7 @@ std::string file_for(const std::string& key) {
   static const char* digits = "0123456789abcdef";
   std::string name(16, '0');
   for (int i = 15; i >= 0; --i, h >>= 4) name[i] = digits[h & 15];
-  return cache.dir + "/" + name + kKernelSuffix;
+  return name + kKernelSuffix;
 }
 
 void put_bytes(std::vector<std::uint8_t>& out, const void* data, std::size_t size) {
@@ -172,10 +175,10 @@ class Reader {
 
 // The file's bytes, when it is a regular file of ours that nobody else may
 // write and of a plausible size.
-std::optional<std::vector<std::uint8_t>> read_private_file(const std::string& path) {
+std::optional<std::vector<std::uint8_t>> read_private_file(const std::string& name) {
   // Without waiting: a named pipe put there would block open() (it fails
   // the checks below; O_NONBLOCK changes nothing for a regular file).
-  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  const int fd = openat(disk_cache().dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     if (errno != ENOENT) rejected_counter().add();  // there, but not openable as ours (a link)
     return std::nullopt;
@@ -213,9 +216,9 @@ void write_file(const std::string& key, const StoredCode& code) {
   put_bytes(file, code.code.data(), code.code.size());
   put(file, checksum(file.data(), file.size()));
 
-  const std::string temporary = cache.dir + "/" + kPartialPrefix + std::to_string(getpid()) + "-" +
-                                std::to_string(cache.next_temporary++);
-  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  const std::string temporary =
+      kPartialPrefix + std::to_string(getpid()) + "-" + std::to_string(cache.next_temporary++);
+  const int fd = openat(cache.dir_fd, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return;
   std::size_t put_so_far = 0;
   while (put_so_far < file.size()) {
@@ -224,7 +227,9 @@ void write_file(const std::string& key, const StoredCode& code) {
     put_so_far += static_cast<std::size_t>(n);
   }
   const bool written = close(fd) == 0 && put_so_far == file.size();
-  if (!written || rename(temporary.c_str(), file_for(key).c_str()) != 0) unlink(temporary.c_str());
+  if (!written || renameat(cache.dir_fd, temporary.c_str(), cache.dir_fd, file_for(key).c_str()) != 0) {
+    unlinkat(cache.dir_fd, temporary.c_str(), 0);
+  }
 }
 
 bool has_suffix(const std::string& name, const char* suffix) {
@@ -237,15 +242,21 @@ bool has_suffix(const std::string& name, const char* suffix) {
 void tidy_dir() {
   const DiskCache& cache = disk_cache();
   const std::int64_t now = std::time(nullptr);
-  const std::string mark = cache.dir + "/" + kTidiedMark;
   struct stat st;
-  if (lstat(mark.c_str(), &st) == 0 && st.st_mtime > now - kRefreshSeconds) return;
-  const int fd = open(mark.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fstatat(cache.dir_fd, kTidiedMark, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime > now - kRefreshSeconds) return;
+  const int fd = openat(cache.dir_fd, kTidiedMark, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return;
   futimens(fd, nullptr);
   close(fd);
-  const std::unique_ptr<DIR, int (*)(DIR*)> dir(opendir(cache.dir.c_str()), closedir);
-  if (!dir) return;
+  // A listing of its own: reading the directory moves the offset of the
+  // descriptor it reads.
+  const int listing_fd = openat(cache.dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (listing_fd < 0) return;
+  const std::unique_ptr<DIR, int (*)(DIR*)> dir(fdopendir(listing_fd), closedir);
+  if (!dir) {
+    close(listing_fd);
+    return;
+  }
   std::vector<CacheEntry> entries;
   while (const dirent* entry = readdir(dir.get())) {
     if (fstatat(dirfd(dir.get()), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
@@ -299,19 +310,30 @@ void open_disk_cache(const std::string& setting) {
   dl_iterate_phdr(find_build_id, &id);
   if (id.empty()) return;
   const std::string dir = base + "/kernels";
-  if (!make_dirs(dir) || !is_private_dir(dir)) return;
+  if (!make_dirs(dir)) return;
+  // Not through a symbolic link: the directory must be the private one.
+  const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  if (!is_private_dir(fd)) {
+    close(fd);
+    return;
+  }
   cache.build_id = id;
-  cache.dir = dir;
+  cache.dir_fd = fd;
   // A forked child has no writer thread, and may have been forked while the
   // writer held the queue's lock: it keeps no kernels.
-  pthread_atfork(nullptr, nullptr, [] { disk_cache().dir.clear(); });
+  pthread_atfork(nullptr, nullptr, [] {
+    DiskCache& child = disk_cache();
+    close(child.dir_fd);
+    child.dir_fd = -1;
+  });
 }
 
-const std::string& disk_cache_dir() { return disk_cache().dir; }
+bool disk_cache_is_on() { return disk_cache().dir_fd >= 0; }
 
 std::optional<StoredCode> load_stored_code(const std::string& key) {
   const DiskCache& cache = disk_cache();
-  if (cache.dir.empty()) return std::nullopt;
+  if (cache.dir_fd < 0) return std::nullopt;
   const std::optional<std::vector<std::uint8_t>> file = read_private_file(file_for(key));
   if (!file) return std::nullopt;
   StoredCode stored;
@@ -343,7 +365,7 @@ void note_stored_code_rejected() { rejected_counter().add(); }
 
 void store_code(const std::string& key, StoredCode code) {
   DiskCache& cache = disk_cache();
-  if (cache.dir.empty() || code.code.empty()) return;
+  if (cache.dir_fd < 0 || code.code.empty()) return;
   {
     const std::lock_guard<std::mutex> hold(cache.lock);
     cache.queue.emplace_back(key, std::move(code));

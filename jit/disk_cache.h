@@ -25,12 +25,13 @@ struct StoredCode {
 // launcher's controls checked it (an absolute directory; empty: the default,
 // $XDG_CACHE_HOME/npython or ~/.cache/npython; "off": no cache).
 // Creates the directory if needed; the cache stays off when it cannot be
-// made private to this user or the executable has no build ID. Called once,
-// before the first kernel.
+// made private to this user or the executable has no build ID. The
+// directory is opened here, once, and every file reached relative to it.
+// Called once, before the first kernel.
 void open_disk_cache(const std::string& setting);
 
-// The directory kernels go to, or empty when the cache is off.
-const std::string& disk_cache_dir();
+// Whether kernels are kept: the directory could be opened as private.
+bool disk_cache_is_on();
 
 // The kernel stored under `key`, or nothing when there is none or its file
 // fails a check (counted as jit.disk_cache_rejected).

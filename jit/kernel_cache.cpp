@@ -31,7 +31,7 @@ void note_kernel_loaded(std::chrono::microseconds took) {
   counters.load_us.add(static_cast<std::uint64_t>(took.count()));
 }
 
-bool uses_disk_cache() { return !disk_cache_dir().empty() && !log_enabled(LogChannel::kOutputCode); }
+bool uses_disk_cache() { return disk_cache_is_on() && !log_enabled(LogChannel::kOutputCode); }
 
 // A Kernel's facts, in this order; the paired function as its offset from
 // the entry (-1: none).

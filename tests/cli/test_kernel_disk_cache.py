@@ -253,3 +253,35 @@ def test_a_writing_run_tidies_the_directory_once_a_day(program, tmp_path):
     files[1].unlink()
     run(program, cache, tmp_path)
     assert stale.exists()
+
+
+SWAP = """
+import os
+kernels = os.path.join(os.environ["NPY_KERNEL_CACHE"], "kernels")
+os.rename(kernels, kernels + ".moved")
+os.symlink(os.environ["ELSEWHERE"], kernels)
+"""
+
+
+def test_a_directory_swapped_for_a_link_mid_run_changes_nothing(program, tmp_path):
+    # As another user could where the parent is writable by all: the
+    # directory renamed away and a link to another one put in its place,
+    # after npython opened it.
+    cache, elsewhere = tmp_path / "cache", tmp_path / "elsewhere"
+    assert harness.run(harness.NPYTHON, ["-c", "pass"], env_extra={"NPY_KERNEL_CACHE": str(cache)}).returncode == 0
+    elsewhere.mkdir(mode=0o700)
+    stale = elsewhere / "00000000000000ab.kernel"  # what a tidy there would delete
+    stale.write_bytes(b"x")
+    stale.chmod(0o600)
+    old = time.time() - 40 * DAY
+    os.utime(stale, (old, old))
+    swapping = tmp_path / "swapping.py"
+    swapping.write_text(SWAP + open(program).read())
+
+    got = harness.run(harness.NPYTHON, [str(swapping)],
+                      env_extra={"NPY_KERNEL_CACHE": str(cache), "ELSEWHERE": str(elsewhere)})
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == harness.run(harness.PYTHON3, [program]).stdout
+    assert [f.name for f in elsewhere.iterdir()] == [stale.name]
+    moved = cache / "kernels.moved"
+    assert len(list(moved.glob("*.kernel"))) >= 4 and (moved / ".tidied").exists()
