@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 
 #include "common/stats.h"
@@ -32,10 +34,8 @@ constexpr char kMagic[8] = {'N', 'P', 'Y', 'K', 'E', 'R', 'N', '1'};
 constexpr std::size_t kMaxFileBytes = 16 << 20;
 constexpr char kPartialPrefix[] = ".writing-";
 constexpr char kKernelSuffix[] = ".kernel";
-// How often a used kernel's time is refreshed, and the directory tidied
-// (the time of kTidiedMark says when it last was).
+// How often a used kernel's time is refreshed.
 constexpr std::int64_t kRefreshSeconds = 24 * 3600;
-constexpr char kTidiedMark[] = ".tidied";
 
 struct DiskCache {
   // The directory, opened once: every file is reached relative to it, so
@@ -48,7 +48,10 @@ struct DiskCache {
   std::mutex lock;
   std::condition_variable changed;
   std::deque<std::pair<std::string, StoredCode>> queue;
-  bool closing = false;
+  // The program has ended, or the writer gave up: nothing more is queued,
+  // and the writer stops listing and removing files (set under `lock`,
+  // read without it between files).
+  std::atomic<bool> closing{false};
 };
 
 DiskCache& disk_cache() {
@@ -203,8 +206,13 @@ std::optional<std::vector<std::uint8_t>> read_private_file(const std::string& na
   return bytes;
 }
 
-// Writes the file under a temporary name, then renames it into place.
-void write_file(const std::string& key, const StoredCode& code) {
+// Bytes a file takes on disk: whole blocks, which for a kernel of a few
+// hundred bytes are several times its size.
+std::int64_t disk_bytes(const struct stat& st) { return static_cast<std::int64_t>(st.st_blocks) * 512; }
+
+// Writes the file under a temporary name, then renames it into place; what
+// the directory holds then, or nothing when the write failed.
+std::optional<CacheEntry> write_file(const std::string& key, const StoredCode& code) {
   DiskCache& cache = disk_cache();
   std::vector<std::uint8_t> file;
   put_bytes(file, kMagic, sizeof kMagic);
@@ -219,17 +227,22 @@ void write_file(const std::string& key, const StoredCode& code) {
   const std::string temporary =
       kPartialPrefix + std::to_string(getpid()) + "-" + std::to_string(cache.next_temporary++);
   const int fd = openat(cache.dir_fd, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return;
+  if (fd < 0) return std::nullopt;
   std::size_t put_so_far = 0;
   while (put_so_far < file.size()) {
     const ssize_t n = write(fd, file.data() + put_so_far, file.size() - put_so_far);
     if (n <= 0) break;
     put_so_far += static_cast<std::size_t>(n);
   }
-  const bool written = close(fd) == 0 && put_so_far == file.size();
-  if (!written || renameat(cache.dir_fd, temporary.c_str(), cache.dir_fd, file_for(key).c_str()) != 0) {
+  struct stat st;
+  const bool stated = fstat(fd, &st) == 0;
+  const bool written = close(fd) == 0 && stated && put_so_far == file.size();
+  const std::string name = file_for(key);
+  if (!written || renameat(cache.dir_fd, temporary.c_str(), cache.dir_fd, name.c_str()) != 0) {
     unlinkat(cache.dir_fd, temporary.c_str(), 0);
+    return std::nullopt;
   }
+  return CacheEntry{name, disk_bytes(st), static_cast<std::int64_t>(st.st_mtime)};
 }
 
 bool has_suffix(const std::string& name, const char* suffix) {
@@ -237,35 +250,81 @@ bool has_suffix(const std::string& name, const char* suffix) {
   return name.size() > n && name.compare(name.size() - n, n, suffix) == 0;
 }
 
-// Removes what entries_to_remove says, when the directory was last tidied a
-// day ago or more (or never).
-void tidy_dir() {
-  const DiskCache& cache = disk_cache();
-  const std::int64_t now = std::time(nullptr);
-  struct stat st;
-  if (fstatat(cache.dir_fd, kTidiedMark, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime > now - kRefreshSeconds) return;
-  const int fd = openat(cache.dir_fd, kTidiedMark, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return;
-  futimens(fd, nullptr);
-  close(fd);
-  // A listing of its own: reading the directory moves the offset of the
-  // descriptor it reads.
-  const int listing_fd = openat(cache.dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (listing_fd < 0) return;
-  const std::unique_ptr<DIR, int (*)(DIR*)> dir(fdopendir(listing_fd), closedir);
-  if (!dir) {
-    close(listing_fd);
-    return;
-  }
+bool is_partial(const std::string& name) { return name.compare(0, std::strlen(kPartialPrefix), kPartialPrefix) == 0; }
+
+bool is_kernel(const std::string& name) { return !is_partial(name) && has_suffix(name, kKernelSuffix); }
+
+// The directory's regular files; nothing when the program ends first.
+std::optional<std::vector<CacheEntry>> list_dir() {
   std::vector<CacheEntry> entries;
+  // A descriptor of its own: reading a directory moves its descriptor's
+  // offset.
+  const int fd = openat(disk_cache().dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return entries;
+  const std::unique_ptr<DIR, int (*)(DIR*)> dir(fdopendir(fd), closedir);
+  if (!dir) {
+    close(fd);
+    return entries;
+  }
+  struct stat st;
   while (const dirent* entry = readdir(dir.get())) {
-    if (fstatat(dirfd(dir.get()), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
-      entries.push_back({entry->d_name, static_cast<std::int64_t>(st.st_size), static_cast<std::int64_t>(st.st_mtime)});
+    if (disk_cache().closing) return std::nullopt;
+    if (fstatat(fd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
+      entries.push_back({entry->d_name, disk_bytes(st), static_cast<std::int64_t>(st.st_mtime)});
     }
   }
-  for (const std::string& name : entries_to_remove(std::move(entries), now, kMaxCacheBytes)) {
-    unlinkat(dirfd(dir.get()), name.c_str(), 0);
+  return entries;
+}
+
+// The kernels the directory holds, as far as this process knows, and the
+// bytes they take on disk.
+class KnownKernels {
+ public:
+  void add(const CacheEntry& entry) {
+    const auto [at, added] = by_name_.emplace(entry.name, entry);
+    if (!added) {  // written again under its name: the file it replaced is gone
+      bytes_ -= at->second.disk_bytes;
+      at->second = entry;
+    }
+    bytes_ += entry.disk_bytes;
   }
+  void remove(const std::string& name) {
+    const auto at = by_name_.find(name);
+    if (at == by_name_.end()) return;
+    bytes_ -= at->second.disk_bytes;
+    by_name_.erase(at);
+  }
+  std::int64_t bytes() const { return bytes_; }
+  std::vector<CacheEntry> entries() const {
+    std::vector<CacheEntry> all;
+    all.reserve(by_name_.size());
+    for (const auto& named : by_name_) all.push_back(named.second);
+    return all;
+  }
+
+ private:
+  std::unordered_map<std::string, CacheEntry> by_name_;
+  std::int64_t bytes_ = 0;
+};
+
+// Removes `names` from the directory and from `kernels`; false when the
+// program ends first.
+bool remove_files(const std::vector<std::string>& names, KnownKernels& kernels) {
+  const int dir_fd = disk_cache().dir_fd;
+  for (const std::string& name : names) {
+    if (disk_cache().closing) return false;
+    unlinkat(dir_fd, name.c_str(), 0);
+    kernels.remove(name);
+  }
+  return true;
+}
+
+// The writer gives up: what is queued, and whatever comes, is not written.
+void stop_writing(std::unique_lock<std::mutex>& hold) {
+  DiskCache& cache = disk_cache();
+  if (!hold.owns_lock()) hold.lock();
+  cache.closing = true;
+  cache.queue.clear();
 }
 
 }  // namespace
@@ -276,14 +335,13 @@ std::vector<std::string> entries_to_remove(std::vector<CacheEntry> entries, std:
   std::vector<CacheEntry> kept;
   std::int64_t kept_bytes = 0;
   for (CacheEntry& e : entries) {
-    const bool partial = e.name.compare(0, std::strlen(kPartialPrefix), kPartialPrefix) == 0;
-    if (partial && e.mtime < now - kPartialSeconds) {
+    if (is_partial(e.name) && e.mtime < now - kPartialSeconds) {
       removed.push_back(std::move(e.name));
-    } else if (!partial && has_suffix(e.name, kKernelSuffix)) {
+    } else if (is_kernel(e.name)) {
       if (e.mtime < now - kUnusedSeconds) {
         removed.push_back(std::move(e.name));
       } else {
-        kept_bytes += e.bytes;
+        kept_bytes += e.disk_bytes;
         kept.push_back(std::move(e));
       }
     }
@@ -294,7 +352,7 @@ std::vector<std::string> entries_to_remove(std::vector<CacheEntry> entries, std:
   });
   for (CacheEntry& e : kept) {
     if (kept_bytes <= max_bytes / 4 * 3) break;
-    kept_bytes -= e.bytes;
+    kept_bytes -= e.disk_bytes;
     removed.push_back(std::move(e.name));
   }
   return removed;
@@ -368,6 +426,7 @@ void store_code(const std::string& key, StoredCode code) {
   if (cache.dir_fd < 0 || code.code.empty()) return;
   {
     const std::lock_guard<std::mutex> hold(cache.lock);
+    if (cache.closing) return;
     cache.queue.emplace_back(key, std::move(code));
   }
   cache.changed.notify_one();
@@ -378,17 +437,43 @@ void write_stored_code() {
   // The lowest priority: the writes wait for a core the kernels' threads
   // leave idle rather than slowing a kernel down.
   setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+  // Known from a listing before the first write and kept up to date with
+  // every write and removal, so that the bound holds as kernels are written.
+  KnownKernels kernels;
+  bool listed = false;
   std::unique_lock<std::mutex> hold(cache.lock);
-  bool tidied = false;
   for (;;) {
     cache.changed.wait(hold, [&] { return cache.closing || !cache.queue.empty(); });
     if (cache.queue.empty()) return;
+    hold.unlock();
+    if (!listed) {
+      // The program may end before the listing or the removals are done:
+      // its exit does not wait for them, and none of its kernels are
+      // written, since the room they would take is not known.
+      std::optional<std::vector<CacheEntry>> entries = list_dir();
+      if (!entries) {
+        stop_writing(hold);
+        return;
+      }
+      for (const CacheEntry& e : *entries) {
+        if (is_kernel(e.name)) kernels.add(e);
+      }
+      if (!remove_files(entries_to_remove(std::move(*entries), std::time(nullptr), kMaxCacheBytes), kernels)) {
+        stop_writing(hold);
+        return;
+      }
+      listed = true;
+    }
+    hold.lock();
     const std::pair<std::string, StoredCode> next = std::move(cache.queue.front());
     cache.queue.pop_front();
     hold.unlock();
-    write_file(next.first, next.second);
-    if (!tidied) tidy_dir();
-    tidied = true;
+    if (const std::optional<CacheEntry> written = write_file(next.first, next.second)) kernels.add(*written);
+    if (kernels.bytes() > kMaxCacheBytes &&
+        !remove_files(entries_to_remove(kernels.entries(), std::time(nullptr), kMaxCacheBytes), kernels)) {
+      stop_writing(hold);
+      return;
+    }
     hold.lock();
   }
 }

@@ -51,11 +51,13 @@ void store_code(const std::string& key, StoredCode code);
 // crashed writer left half-written goes after kPartialSeconds; a kernel not
 // used for kUnusedSeconds (loading one refreshes its time once a day),
 // which is what an old npython build's kernels become, goes; and while the
-// kernels take more than `max_bytes`, the least recently used go until they
-// take three quarters of it. Other files are not the cache's.
+// kernels take more than `max_bytes` on disk, the least recently used go
+// until they take three quarters of it. Other files are not the cache's.
 struct CacheEntry {
   std::string name;
-  std::int64_t bytes = 0;
+  // Whole blocks (st_blocks): a kernel file of a few hundred bytes takes a
+  // block of 4 KiB, so its size says little of what a cache of many takes.
+  std::int64_t disk_bytes = 0;
   std::int64_t mtime = 0;  // seconds
 };
 inline constexpr std::int64_t kPartialSeconds = 600;
@@ -65,11 +67,14 @@ std::vector<std::string> entries_to_remove(std::vector<CacheEntry> entries, std:
                                            std::int64_t max_bytes);
 
 // Writes the queued kernels as they come, until close_disk_cache: for the
-// launcher's otherwise idle main thread. What is still queued when the
-// process ends by another way (os._exit) is not written. After its first
-// write, at most once a day, it tidies the directory (entries_to_remove).
+// launcher's otherwise idle main thread. Before its first write it lists
+// the directory and removes what entries_to_remove says, and after each
+// write, while the kernels take more than kMaxCacheBytes, it removes the
+// least recently used again. What is still queued when the process ends by
+// another way (os._exit) is not written.
 void write_stored_code();
-// Lets write_stored_code return once the queue is empty.
+// Lets write_stored_code return once the queue is empty, or at once while
+// it is still listing or removing files: then nothing more is written.
 void close_disk_cache();
 
 }  // namespace npy::jit

@@ -5,6 +5,7 @@ import json
 import os
 import stat
 import struct
+import subprocess
 import time
 
 import pytest
@@ -61,8 +62,8 @@ def test_a_second_run_loads_what_the_first_compiled(program, tmp_path):
     assert first["jit.kernels_compiled"] == len(files) >= 4
     assert stat.S_IMODE((cache / "kernels").stat().st_mode) == 0o700
     assert all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files)
-    # No half-written file is left; .tidied marks when the directory was tidied.
-    assert sorted(f.name for f in (cache / "kernels").iterdir() if f.suffix != ".kernel") == [".tidied"]
+    # No half-written file is left.
+    assert [f.name for f in (cache / "kernels").iterdir() if f.suffix != ".kernel"] == []
 
     second = run(program, cache, tmp_path)
     assert second["jit.kernels_loaded"] == len(files)
@@ -218,7 +219,7 @@ def test_the_default_directory_follows_xdg_cache_home(program, tmp_path):
 DAY = 24 * 3600
 
 
-def test_a_writing_run_tidies_the_directory_once_a_day(program, tmp_path):
+def test_a_writing_run_tidies_the_directory(program, tmp_path):
     cache = tmp_path / "cache"
     run(program, cache, tmp_path)
     kernels = cache / "kernels"
@@ -235,7 +236,6 @@ def test_a_writing_run_tidies_the_directory_once_a_day(program, tmp_path):
     os.utime(partial, (now - 3600, now - 3600))
     os.utime(stale, (now - 40 * DAY, now - 40 * DAY))
     os.utime(files[0], (now - 2 * DAY, now - 2 * DAY))
-    os.utime(kernels / ".tidied", (now - 2 * DAY, now - 2 * DAY))
     files[1].unlink()  # compiled and written again: a writing run
 
     again = run(program, cache, tmp_path)
@@ -243,16 +243,78 @@ def test_a_writing_run_tidies_the_directory_once_a_day(program, tmp_path):
     left = {f.name for f in kernels.iterdir()}
     assert partial.name not in left and stale.name not in left
     assert {fresh_partial.name, foreign.name, files[0].name, files[1].name} <= left
-    # Loading refreshed the kernel's time, and the mark's says the tidying.
+    # Loading refreshed the kernel's time.
     assert files[0].stat().st_mtime > now - 60
-    assert (kernels / ".tidied").stat().st_mtime > now - 60
 
-    # Tidied within the day: not again.
+    # A run that writes nothing lists nothing.
     stale.write_bytes(b"x")
     os.utime(stale, (now - 40 * DAY, now - 40 * DAY))
-    files[1].unlink()
     run(program, cache, tmp_path)
     assert stale.exists()
+
+
+def make_files(directory, names, age):
+    """Empty files, private, `age` seconds old."""
+    when = time.time() - age
+    for name in names:
+        fd = os.open(directory / name, os.O_WRONLY | os.O_CREAT, 0o600)
+        os.write(fd, b"x")
+        os.utime(fd, (when, when))
+        os.close(fd)
+
+
+def disk_bytes(path):
+    return path.stat().st_blocks * 512
+
+
+MAX_CACHE_BYTES = 64 << 20
+
+WAIT_FOR_FILE = """
+deadline = time.monotonic() + 60
+while not os.path.exists(os.environ["WAIT_FOR"]) and time.monotonic() < deadline:
+    time.sleep(0.01)
+"""
+
+
+def test_the_kernels_blocks_on_disk_stay_within_the_bound_as_they_are_written(program, tmp_path):
+    cache = tmp_path / "cache"
+    run(program, cache, tmp_path)
+    kernels = cache / "kernels"
+    files = kernel_files(cache)
+    # One-byte kernels, an hour old, each taking a block: tiny by their
+    # sizes, over the bound by their blocks.
+    make_files(kernels, ["ff00000000000000.kernel"], 3600)
+    block = disk_bytes(kernels / "ff00000000000000.kernel")
+    fillers = [f"ff{i:014x}.kernel" for i in range(1, MAX_CACHE_BYTES // block + 500)]
+    make_files(kernels, fillers, 3600)
+    files[0].unlink()  # compiled and written again: a writing run
+    waiting = tmp_path / "waiting.py"
+    waiting.write_text(open(program).read() + "import os, time\n" + WAIT_FOR_FILE)
+
+    got = harness.run(harness.NPYTHON, [str(waiting)],
+                      env_extra={"NPY_KERNEL_CACHE": str(cache), "WAIT_FOR": str(files[0])})
+    assert got.returncode == 0, got.stderr
+    assert all(f.exists() for f in files)
+    on_disk = sum(disk_bytes(f) for f in kernels.glob("*.kernel"))
+    assert MAX_CACHE_BYTES // 2 < on_disk <= MAX_CACHE_BYTES
+
+
+def test_the_exit_does_not_wait_for_a_tidy(program, tmp_path):
+    kernels = tmp_path / "cache" / "kernels"
+    kernels.mkdir(parents=True, mode=0o700)
+    # An old build's kernels, thousands of them: every one to be removed.
+    make_files(kernels, [f"ee{i:014x}.kernel" for i in range(30000)], 40 * DAY)
+    ending = tmp_path / "ending.py"
+    # The writer is removing files when the program ends.
+    ending.write_text(open(program).read() + "import time\ntime.sleep(0.3)\nprint(time.time())\n")
+    env = harness.base_env()
+    env["NPY_KERNEL_CACHE"] = str(tmp_path / "cache")
+    got = subprocess.run([harness.NPYTHON, str(ending)], env=env, capture_output=True, text=True, timeout=120)
+    ended = time.time()
+    assert got.returncode == 0, got.stderr
+    exit_seconds = ended - float(got.stdout.split()[-1])
+    harness.report(f"exit with a tidy under way: {exit_seconds:.3f} s")
+    assert exit_seconds < 0.5
 
 
 SWAP = """
@@ -270,11 +332,9 @@ def test_a_directory_swapped_for_a_link_mid_run_changes_nothing(program, tmp_pat
     cache, elsewhere = tmp_path / "cache", tmp_path / "elsewhere"
     assert harness.run(harness.NPYTHON, ["-c", "pass"], env_extra={"NPY_KERNEL_CACHE": str(cache)}).returncode == 0
     elsewhere.mkdir(mode=0o700)
-    stale = elsewhere / "00000000000000ab.kernel"  # what a tidy there would delete
-    stale.write_bytes(b"x")
-    stale.chmod(0o600)
-    old = time.time() - 40 * DAY
-    os.utime(stale, (old, old))
+    stale = "00000000000000ab.kernel"  # what a tidy deletes
+    make_files(elsewhere, [stale], 40 * DAY)
+    make_files(cache / "kernels", [stale], 40 * DAY)
     swapping = tmp_path / "swapping.py"
     swapping.write_text(SWAP + open(program).read())
 
@@ -282,6 +342,6 @@ def test_a_directory_swapped_for_a_link_mid_run_changes_nothing(program, tmp_pat
                       env_extra={"NPY_KERNEL_CACHE": str(cache), "ELSEWHERE": str(elsewhere)})
     assert got.returncode == 0, got.stderr
     assert got.stdout == harness.run(harness.PYTHON3, [program]).stdout
-    assert [f.name for f in elsewhere.iterdir()] == [stale.name]
+    assert [f.name for f in elsewhere.iterdir()] == [stale]
     moved = cache / "kernels.moved"
-    assert len(list(moved.glob("*.kernel"))) >= 4 and (moved / ".tidied").exists()
+    assert len(list(moved.glob("*.kernel"))) >= 4 and not (moved / stale).exists()
