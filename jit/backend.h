@@ -150,8 +150,12 @@ class Backend {
   virtual ~Backend() = default;
   virtual const char* name() const = 0;
   virtual int fuse_class(const Region& region, int node) const = 0;
-  // The elements of one vector of the group's kernel.
+  // The elements of one vector of the group's kernel, and the bytes of one.
   virtual int lanes(const Group& group) const = 0;
+  virtual int lane_bytes(const Group& group) const = 0;
+  // The points one step of a staged reduction over `loop` covers
+  // (StagedKernel::points).
+  virtual int staged_points(const Group& loop) const = 0;
   // Compiles the group as `options` say; nullptr when it cannot after all.
   virtual std::unique_ptr<Kernel> compile(const Region& region, const Group& group,
                                           const std::vector<bool>& broadcast_inner, KernelOptions options) = 0;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 
 #include "common/stats.h"
@@ -32,20 +34,24 @@ constexpr char kMagic[8] = {'N', 'P', 'Y', 'K', 'E', 'R', 'N', '1'};
 constexpr std::size_t kMaxFileBytes = 16 << 20;
 constexpr char kPartialPrefix[] = ".writing-";
 constexpr char kKernelSuffix[] = ".kernel";
-// How often a used kernel's time is refreshed, and the directory tidied
-// (the time of kTidiedMark says when it last was).
+// How often a used kernel's time is refreshed.
 constexpr std::int64_t kRefreshSeconds = 24 * 3600;
-constexpr char kTidiedMark[] = ".tidied";
 
 struct DiskCache {
-  std::string dir;          // empty: off
+  // The directory, opened once: every file is reached relative to it, so
+  // that renaming it or a parent later (a symbolic link put in its place)
+  // changes nothing. -1: off.
+  int dir_fd = -1;
   std::string build_id;     // this executable's GNU build ID, raw bytes
   unsigned next_temporary = 0;
   // Kernels to write, from the interpreter thread to the writer.
   std::mutex lock;
   std::condition_variable changed;
   std::deque<std::pair<std::string, StoredCode>> queue;
-  bool closing = false;
+  // The program has ended, or the writer gave up: nothing more is queued,
+  // and the writer stops listing and removing files (set under `lock`,
+  // read without it between files).
+  std::atomic<bool> closing{false};
 };
 
 DiskCache& disk_cache() {
@@ -108,12 +114,12 @@ bool make_dirs(const std::string& path) {
 }
 
 // A directory of ours that nobody else may write to or read from.
-bool is_private_dir(const std::string& path) {
+bool is_private_dir(int fd) {
   struct stat st;
-  return lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-         (st.st_mode & 077) == 0;
+  return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 077) == 0;
 }
 
+// The kernel's file name in the directory.
 std::string file_for(const std::string& key) {
   const DiskCache& cache = disk_cache();
   std::uint64_t h = checksum(reinterpret_cast<const std::uint8_t*>(cache.build_id.data()), cache.build_id.size());
@@ -121,7 +127,7 @@ std::string file_for(const std::string& key) {
   static const char* digits = "0123456789abcdef";
   std::string name(16, '0');
   for (int i = 15; i >= 0; --i, h >>= 4) name[i] = digits[h & 15];
-  return cache.dir + "/" + name + kKernelSuffix;
+  return name + kKernelSuffix;
 }
 
 void put_bytes(std::vector<std::uint8_t>& out, const void* data, std::size_t size) {
@@ -172,10 +178,10 @@ class Reader {
 
 // The file's bytes, when it is a regular file of ours that nobody else may
 // write and of a plausible size.
-std::optional<std::vector<std::uint8_t>> read_private_file(const std::string& path) {
+std::optional<std::vector<std::uint8_t>> read_private_file(const std::string& name) {
   // Without waiting: a named pipe put there would block open() (it fails
   // the checks below; O_NONBLOCK changes nothing for a regular file).
-  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  const int fd = openat(disk_cache().dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     if (errno != ENOENT) rejected_counter().add();  // there, but not openable as ours (a link)
     return std::nullopt;
@@ -200,8 +206,13 @@ std::optional<std::vector<std::uint8_t>> read_private_file(const std::string& pa
   return bytes;
 }
 
-// Writes the file under a temporary name, then renames it into place.
-void write_file(const std::string& key, const StoredCode& code) {
+// Bytes a file takes on disk: whole blocks, which for a kernel of a few
+// hundred bytes are several times its size.
+std::int64_t disk_bytes(const struct stat& st) { return static_cast<std::int64_t>(st.st_blocks) * 512; }
+
+// Writes the file under a temporary name, then renames it into place; what
+// the directory holds then, or nothing when the write failed.
+std::optional<CacheEntry> write_file(const std::string& key, const StoredCode& code) {
   DiskCache& cache = disk_cache();
   std::vector<std::uint8_t> file;
   put_bytes(file, kMagic, sizeof kMagic);
@@ -213,18 +224,25 @@ void write_file(const std::string& key, const StoredCode& code) {
   put_bytes(file, code.code.data(), code.code.size());
   put(file, checksum(file.data(), file.size()));
 
-  const std::string temporary = cache.dir + "/" + kPartialPrefix + std::to_string(getpid()) + "-" +
-                                std::to_string(cache.next_temporary++);
-  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return;
+  const std::string temporary =
+      kPartialPrefix + std::to_string(getpid()) + "-" + std::to_string(cache.next_temporary++);
+  const int fd = openat(cache.dir_fd, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return std::nullopt;
   std::size_t put_so_far = 0;
   while (put_so_far < file.size()) {
     const ssize_t n = write(fd, file.data() + put_so_far, file.size() - put_so_far);
     if (n <= 0) break;
     put_so_far += static_cast<std::size_t>(n);
   }
-  const bool written = close(fd) == 0 && put_so_far == file.size();
-  if (!written || rename(temporary.c_str(), file_for(key).c_str()) != 0) unlink(temporary.c_str());
+  struct stat st;
+  const bool stated = fstat(fd, &st) == 0;
+  const bool written = close(fd) == 0 && stated && put_so_far == file.size();
+  const std::string name = file_for(key);
+  if (!written || renameat(cache.dir_fd, temporary.c_str(), cache.dir_fd, name.c_str()) != 0) {
+    unlinkat(cache.dir_fd, temporary.c_str(), 0);
+    return std::nullopt;
+  }
+  return CacheEntry{name, disk_bytes(st), static_cast<std::int64_t>(st.st_mtime)};
 }
 
 bool has_suffix(const std::string& name, const char* suffix) {
@@ -232,29 +250,81 @@ bool has_suffix(const std::string& name, const char* suffix) {
   return name.size() > n && name.compare(name.size() - n, n, suffix) == 0;
 }
 
-// Removes what entries_to_remove says, when the directory was last tidied a
-// day ago or more (or never).
-void tidy_dir() {
-  const DiskCache& cache = disk_cache();
-  const std::int64_t now = std::time(nullptr);
-  const std::string mark = cache.dir + "/" + kTidiedMark;
-  struct stat st;
-  if (lstat(mark.c_str(), &st) == 0 && st.st_mtime > now - kRefreshSeconds) return;
-  const int fd = open(mark.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return;
-  futimens(fd, nullptr);
-  close(fd);
-  const std::unique_ptr<DIR, int (*)(DIR*)> dir(opendir(cache.dir.c_str()), closedir);
-  if (!dir) return;
+bool is_partial(const std::string& name) { return name.compare(0, std::strlen(kPartialPrefix), kPartialPrefix) == 0; }
+
+bool is_kernel(const std::string& name) { return !is_partial(name) && has_suffix(name, kKernelSuffix); }
+
+// The directory's regular files; nothing when the program ends first.
+std::optional<std::vector<CacheEntry>> list_dir() {
   std::vector<CacheEntry> entries;
+  // A descriptor of its own: reading a directory moves its descriptor's
+  // offset.
+  const int fd = openat(disk_cache().dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return entries;
+  const std::unique_ptr<DIR, int (*)(DIR*)> dir(fdopendir(fd), closedir);
+  if (!dir) {
+    close(fd);
+    return entries;
+  }
+  struct stat st;
   while (const dirent* entry = readdir(dir.get())) {
-    if (fstatat(dirfd(dir.get()), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
-      entries.push_back({entry->d_name, static_cast<std::int64_t>(st.st_size), static_cast<std::int64_t>(st.st_mtime)});
+    if (disk_cache().closing) return std::nullopt;
+    if (fstatat(fd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
+      entries.push_back({entry->d_name, disk_bytes(st), static_cast<std::int64_t>(st.st_mtime)});
     }
   }
-  for (const std::string& name : entries_to_remove(std::move(entries), now, kMaxCacheBytes)) {
-    unlinkat(dirfd(dir.get()), name.c_str(), 0);
+  return entries;
+}
+
+// The kernels the directory holds, as far as this process knows, and the
+// bytes they take on disk.
+class KnownKernels {
+ public:
+  void add(const CacheEntry& entry) {
+    const auto [at, added] = by_name_.emplace(entry.name, entry);
+    if (!added) {  // written again under its name: the file it replaced is gone
+      bytes_ -= at->second.disk_bytes;
+      at->second = entry;
+    }
+    bytes_ += entry.disk_bytes;
   }
+  void remove(const std::string& name) {
+    const auto at = by_name_.find(name);
+    if (at == by_name_.end()) return;
+    bytes_ -= at->second.disk_bytes;
+    by_name_.erase(at);
+  }
+  std::int64_t bytes() const { return bytes_; }
+  std::vector<CacheEntry> entries() const {
+    std::vector<CacheEntry> all;
+    all.reserve(by_name_.size());
+    for (const auto& named : by_name_) all.push_back(named.second);
+    return all;
+  }
+
+ private:
+  std::unordered_map<std::string, CacheEntry> by_name_;
+  std::int64_t bytes_ = 0;
+};
+
+// Removes `names` from the directory and from `kernels`; false when the
+// program ends first.
+bool remove_files(const std::vector<std::string>& names, KnownKernels& kernels) {
+  const int dir_fd = disk_cache().dir_fd;
+  for (const std::string& name : names) {
+    if (disk_cache().closing) return false;
+    unlinkat(dir_fd, name.c_str(), 0);
+    kernels.remove(name);
+  }
+  return true;
+}
+
+// The writer gives up: what is queued, and whatever comes, is not written.
+void stop_writing(std::unique_lock<std::mutex>& hold) {
+  DiskCache& cache = disk_cache();
+  if (!hold.owns_lock()) hold.lock();
+  cache.closing = true;
+  cache.queue.clear();
 }
 
 }  // namespace
@@ -265,14 +335,13 @@ std::vector<std::string> entries_to_remove(std::vector<CacheEntry> entries, std:
   std::vector<CacheEntry> kept;
   std::int64_t kept_bytes = 0;
   for (CacheEntry& e : entries) {
-    const bool partial = e.name.compare(0, std::strlen(kPartialPrefix), kPartialPrefix) == 0;
-    if (partial && e.mtime < now - kPartialSeconds) {
+    if (is_partial(e.name) && e.mtime < now - kPartialSeconds) {
       removed.push_back(std::move(e.name));
-    } else if (!partial && has_suffix(e.name, kKernelSuffix)) {
+    } else if (is_kernel(e.name)) {
       if (e.mtime < now - kUnusedSeconds) {
         removed.push_back(std::move(e.name));
       } else {
-        kept_bytes += e.bytes;
+        kept_bytes += e.disk_bytes;
         kept.push_back(std::move(e));
       }
     }
@@ -283,7 +352,7 @@ std::vector<std::string> entries_to_remove(std::vector<CacheEntry> entries, std:
   });
   for (CacheEntry& e : kept) {
     if (kept_bytes <= max_bytes / 4 * 3) break;
-    kept_bytes -= e.bytes;
+    kept_bytes -= e.disk_bytes;
     removed.push_back(std::move(e.name));
   }
   return removed;
@@ -293,29 +362,36 @@ void open_disk_cache(const std::string& setting) {
   DiskCache& cache = disk_cache();
   rejected_counter();  // listed in the stats from the start, as the kernel counters are
   if (setting == "off") return;
-  std::string base = setting.empty() ? default_dir() : setting;
-  if (base.empty() || base[0] != '/') {
-    char cwd[4096];
-    if (base.empty() || !getcwd(cwd, sizeof cwd)) return;
-    base = std::string(cwd) + "/" + base;
-  }
+  const std::string base = setting.empty() ? default_dir() : setting;
+  if (base.empty()) return;
   std::string id;
   dl_iterate_phdr(find_build_id, &id);
   if (id.empty()) return;
   const std::string dir = base + "/kernels";
-  if (!make_dirs(dir) || !is_private_dir(dir)) return;
+  if (!make_dirs(dir)) return;
+  // Not through a symbolic link: the directory must be the private one.
+  const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  if (!is_private_dir(fd)) {
+    close(fd);
+    return;
+  }
   cache.build_id = id;
-  cache.dir = dir;
+  cache.dir_fd = fd;
   // A forked child has no writer thread, and may have been forked while the
   // writer held the queue's lock: it keeps no kernels.
-  pthread_atfork(nullptr, nullptr, [] { disk_cache().dir.clear(); });
+  pthread_atfork(nullptr, nullptr, [] {
+    DiskCache& child = disk_cache();
+    close(child.dir_fd);
+    child.dir_fd = -1;
+  });
 }
 
-const std::string& disk_cache_dir() { return disk_cache().dir; }
+bool disk_cache_is_on() { return disk_cache().dir_fd >= 0; }
 
 std::optional<StoredCode> load_stored_code(const std::string& key) {
   const DiskCache& cache = disk_cache();
-  if (cache.dir.empty()) return std::nullopt;
+  if (cache.dir_fd < 0) return std::nullopt;
   const std::optional<std::vector<std::uint8_t>> file = read_private_file(file_for(key));
   if (!file) return std::nullopt;
   StoredCode stored;
@@ -343,11 +419,14 @@ std::optional<StoredCode> load_stored_code(const std::string& key) {
   return stored;
 }
 
+void note_stored_code_rejected() { rejected_counter().add(); }
+
 void store_code(const std::string& key, StoredCode code) {
   DiskCache& cache = disk_cache();
-  if (cache.dir.empty() || code.code.empty()) return;
+  if (cache.dir_fd < 0 || code.code.empty()) return;
   {
     const std::lock_guard<std::mutex> hold(cache.lock);
+    if (cache.closing) return;
     cache.queue.emplace_back(key, std::move(code));
   }
   cache.changed.notify_one();
@@ -358,17 +437,43 @@ void write_stored_code() {
   // The lowest priority: the writes wait for a core the kernels' threads
   // leave idle rather than slowing a kernel down.
   setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+  // Known from a listing before the first write and kept up to date with
+  // every write and removal, so that the bound holds as kernels are written.
+  KnownKernels kernels;
+  bool listed = false;
   std::unique_lock<std::mutex> hold(cache.lock);
-  bool tidied = false;
   for (;;) {
     cache.changed.wait(hold, [&] { return cache.closing || !cache.queue.empty(); });
     if (cache.queue.empty()) return;
+    hold.unlock();
+    if (!listed) {
+      // The program may end before the listing or the removals are done:
+      // its exit does not wait for them, and none of its kernels are
+      // written, since the room they would take is not known.
+      std::optional<std::vector<CacheEntry>> entries = list_dir();
+      if (!entries) {
+        stop_writing(hold);
+        return;
+      }
+      for (const CacheEntry& e : *entries) {
+        if (is_kernel(e.name)) kernels.add(e);
+      }
+      if (!remove_files(entries_to_remove(std::move(*entries), std::time(nullptr), kMaxCacheBytes), kernels)) {
+        stop_writing(hold);
+        return;
+      }
+      listed = true;
+    }
+    hold.lock();
     const std::pair<std::string, StoredCode> next = std::move(cache.queue.front());
     cache.queue.pop_front();
     hold.unlock();
-    write_file(next.first, next.second);
-    if (!tidied) tidy_dir();
-    tidied = true;
+    if (const std::optional<CacheEntry> written = write_file(next.first, next.second)) kernels.add(*written);
+    if (kernels.bytes() > kMaxCacheBytes &&
+        !remove_files(entries_to_remove(kernels.entries(), std::time(nullptr), kMaxCacheBytes), kernels)) {
+      stop_writing(hold);
+      return;
+    }
     hold.lock();
   }
 }

@@ -31,7 +31,7 @@ void note_kernel_loaded(std::chrono::microseconds took) {
   counters.load_us.add(static_cast<std::uint64_t>(took.count()));
 }
 
-bool uses_disk_cache() { return !disk_cache_dir().empty() && !log_enabled(LogChannel::kOutputCode); }
+bool uses_disk_cache() { return disk_cache_is_on() && !log_enabled(LogChannel::kOutputCode); }
 
 // A Kernel's facts, in this order; the paired function as its offset from
 // the entry (-1: none).
@@ -53,28 +53,49 @@ StoredCode stored_form(const Kernel& kernel) {
 
 StoredCode stored_form(const StagedKernel& kernel) { return {kernel.image, {kernel.points}}; }
 
-void from_stored_form(Backend& backend, const StoredCode& stored, std::unique_ptr<Kernel>& kernel) {
+namespace {
+
+bool is_flag(std::int64_t fact) { return fact == 0 || fact == 1; }
+
+}  // namespace
+
+void from_stored_form(Backend& backend, const StoredCode& stored, const Kernel& expected,
+                      std::unique_ptr<Kernel>& kernel) {
   const std::vector<std::int64_t>& facts = stored.facts;
+  // The paired function starts inside the code, after the entry's, and only
+  // kernels that add leaf by leaf have one.
   const auto size = static_cast<std::int64_t>(stored.code.size());
-  if (facts.size() != kKernelFacts || facts[kPairedOffset] < -1 || facts[kPairedOffset] >= size) return;
-  kernel = backend.place(stored.code);
-  if (!kernel) return;
-  kernel->lanes = static_cast<int>(facts[kLanes]);
-  kernel->lane_bytes = static_cast<int>(facts[kLaneBytes]);
+  const bool fits = facts.size() == kKernelFacts && facts[kLanes] == expected.lanes &&
+                    facts[kLaneBytes] == expected.lane_bytes && is_flag(facts[kUsesIndex]) &&
+                    facts[kLeafSums] == expected.leaf_sums && facts[kStreamingStores] == expected.streaming_stores &&
+                    facts[kRowResults] == expected.row_results &&
+                    (facts[kPairedOffset] == -1 ||
+                     (expected.leaf_sums && facts[kPairedOffset] > 0 && facts[kPairedOffset] < size));
+  if (fits) kernel = backend.place(stored.code);
+  if (!kernel) {
+    note_stored_code_rejected();
+    return;
+  }
+  kernel->lanes = expected.lanes;
+  kernel->lane_bytes = expected.lane_bytes;
   kernel->uses_index = facts[kUsesIndex] != 0;
-  kernel->leaf_sums = facts[kLeafSums] != 0;
-  kernel->streaming_stores = facts[kStreamingStores] != 0;
-  kernel->row_results = facts[kRowResults] != 0;
+  kernel->leaf_sums = expected.leaf_sums;
+  kernel->streaming_stores = expected.streaming_stores;
+  kernel->row_results = expected.row_results;
   if (facts[kPairedOffset] >= 0) {
     kernel->paired = reinterpret_cast<Kernel::Entry>(reinterpret_cast<std::intptr_t>(kernel->entry) +
                                                      facts[kPairedOffset]);
   }
 }
 
-void from_stored_form(Backend& backend, const StoredCode& stored, std::unique_ptr<StagedKernel>& kernel) {
-  if (stored.facts.size() != 1) return;
-  kernel = backend.place_staged(stored.code);
-  if (kernel) kernel->points = static_cast<int>(stored.facts[0]);
+void from_stored_form(Backend& backend, const StoredCode& stored, const StagedKernel& expected,
+                      std::unique_ptr<StagedKernel>& kernel) {
+  if (stored.facts.size() == 1 && stored.facts[0] == expected.points) kernel = backend.place_staged(stored.code);
+  if (!kernel) {
+    note_stored_code_rejected();
+    return;
+  }
+  kernel->points = expected.points;
 }
 
 void note_kernel_compiled(const Backend& backend, const std::string& key, std::chrono::microseconds took,
@@ -89,17 +110,24 @@ void note_kernel_compiled(const Backend& backend, const std::string& key, std::c
   }
 }
 
-const Kernel* kernel_for(Backend& backend, const Region& region, const Group& group,
-                         const std::vector<bool>& broadcast_inner, KernelOptions options) {
-  static std::map<std::string, std::unique_ptr<Kernel>> cache;
+std::shared_ptr<const Kernel> kernel_for(Backend& backend, const Region& region, const Group& group,
+                                         const std::vector<bool>& broadcast_inner, KernelOptions options) {
+  static CodeCache<Kernel> cache;
   // The backend's name says its vector width too; the lanes a vector holds
   // say it again.
   const std::string key = std::string(backend.name()) + "|c" + std::to_string(group.fuse_class) + "|l" +
                           std::to_string(backend.lanes(group)) + (options.leaf_sums ? "|leaves" : "") +
                           (options.streaming_stores ? "|streaming" : "") + (options.row_results ? "|rows" : "") + "|" +
                           group_key(region, group, broadcast_inner);
+  // What the key fixes of the kernel, as compile() sets it.
+  Kernel expected;
+  expected.lanes = backend.lanes(group);
+  expected.lane_bytes = backend.lane_bytes(group);
+  expected.leaf_sums = options.leaf_sums;
+  expected.streaming_stores = options.streaming_stores;
+  expected.row_results = options.row_results;
   return cached_code(
-      cache, backend, key, [&] { return backend.compile(region, group, broadcast_inner, options); },
+      cache, backend, key, expected, [&] { return backend.compile(region, group, broadcast_inner, options); },
       [](const Kernel& k) { return std::to_string(k.lanes) + " lanes"; });
 }
 

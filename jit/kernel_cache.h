@@ -1,7 +1,8 @@
 // Compiled kernels, once per process: keyed by what a group computes
 // (fusion.h's group_key: ops, dtypes, input layout), the lane and vector
 // widths and the backend, never by sizes, so a program with other sizes
-// reuses them.
+// reuses them. Held shared: a kernel the cache lets go of lives on while a
+// plan or a running region still holds it.
 #pragma once
 
 #include <chrono>
@@ -18,7 +19,7 @@ namespace npy::jit {
 
 // The kernel for the group, compiling it on first use (nullptr when the
 // backend cannot). Counts kernels compiled and reused and compile time.
-const Kernel* kernel_for(Backend& backend, const Region& region, const Group& group,
+std::shared_ptr<const Kernel> kernel_for(Backend& backend, const Region& region, const Group& group,
                          const std::vector<bool>& broadcast_inner, KernelOptions options);
 
 // What kernel_for and compile_staged (staged.h) share: counts a reuse.
@@ -36,23 +37,39 @@ void note_kernel_loaded(std::chrono::microseconds took);
 bool uses_disk_cache();
 
 // What the disk cache keeps of a kernel of either kind (its image and the
-// facts that say how to call it), and a kernel made again from that:
-// nullptr when the facts do not fit or the backend cannot place it.
+// facts that say how to call it), and a kernel made again from that.
+// `expected` holds what the key fixes (a Kernel's lanes, lane bytes and
+// options, a StagedKernel's points): stored facts that differ from it or
+// are out of range, which only a damaged or forged file has, leave
+// `kernel` nullptr and count as jit.disk_cache_rejected, as does code the
+// backend cannot place (a malformed image, or no executable memory left).
 StoredCode stored_form(const Kernel& kernel);
 StoredCode stored_form(const StagedKernel& kernel);
-void from_stored_form(Backend& backend, const StoredCode& stored, std::unique_ptr<Kernel>& kernel);
-void from_stored_form(Backend& backend, const StoredCode& stored, std::unique_ptr<StagedKernel>& kernel);
+void from_stored_form(Backend& backend, const StoredCode& stored, const Kernel& expected,
+                      std::unique_ptr<Kernel>& kernel);
+void from_stored_form(Backend& backend, const StoredCode& stored, const StagedKernel& expected,
+                      std::unique_ptr<StagedKernel>& kernel);
+
+// Kernels one cache keeps at most: a program that makes ever new kernels
+// (an op sequence of its own in every iteration) starts over rather than
+// growing without bound, as the plan cache does.
+inline constexpr std::size_t kMaxCachedKernels = 4096;
+
+template <typename Code>
+using CodeCache = std::map<std::string, std::shared_ptr<const Code>>;
 
 // One cache of compiled code of type Code by key: on first use loaded from
-// the disk cache, else made by `compile` (it may give nullptr: remembered
-// too) and stored there. `shape_of` describes a made Code for the log.
+// the disk cache (when its facts are those of `expected`, see
+// from_stored_form), else made by `compile` (it may give nullptr:
+// remembered too) and stored there. `shape_of` describes a made Code for
+// the log.
 template <typename Code, typename Compile, typename ShapeOf>
-const Code* cached_code(std::map<std::string, std::unique_ptr<Code>>& cache, Backend& backend,
-                        const std::string& key, Compile compile, ShapeOf shape_of) {
+std::shared_ptr<const Code> cached_code(CodeCache<Code>& cache, Backend& backend, const std::string& key,
+                                        const Code& expected, Compile compile, ShapeOf shape_of) {
   const auto found = cache.find(key);
   if (found != cache.end()) {
     if (found->second) note_kernel_reused();
-    return found->second.get();
+    return found->second;
   }
   using std::chrono::duration_cast;
   using std::chrono::microseconds;
@@ -61,7 +78,9 @@ const Code* cached_code(std::map<std::string, std::unique_ptr<Code>>& cache, Bac
   const auto start = steady_clock::now();
   std::unique_ptr<Code> code;
   if (disk) {
-    if (const std::optional<StoredCode> stored = load_stored_code(key)) from_stored_form(backend, *stored, code);
+    if (const std::optional<StoredCode> stored = load_stored_code(key)) {
+      from_stored_form(backend, *stored, expected, code);
+    }
   }
   if (code) {
     note_kernel_loaded(duration_cast<microseconds>(steady_clock::now() - start));
@@ -72,8 +91,9 @@ const Code* cached_code(std::map<std::string, std::unique_ptr<Code>>& cache, Bac
                          code ? code->listing : std::string());
     if (disk && code && !code->image.empty()) store_code(key, stored_form(*code));
   }
-  const Code* result = code.get();
-  cache.emplace(key, std::move(code));
+  std::shared_ptr<const Code> result = std::move(code);
+  if (cache.size() >= kMaxCachedKernels) cache.clear();
+  cache.emplace(key, result);
   return result;
 }
 

@@ -52,11 +52,12 @@ constexpr std::size_t kMaxPlans = 4096;
 const Kernel* CachedPlan::kernel(Backend& backend, const Region& region, std::size_t step,
                                  const std::vector<bool>& broadcast_inner, KernelOptions options) {
   for (const Variant& v : kernels_[step]) {
-    if (v.options == options && v.broadcast_inner == broadcast_inner) return v.kernel;
+    if (v.options == options && v.broadcast_inner == broadcast_inner) return v.kernel.get();
   }
-  const Kernel* kernel = kernel_for(backend, region, steps[step].group, broadcast_inner, options);
-  kernels_[step].push_back({broadcast_inner, options, kernel});
-  return kernel;
+  std::shared_ptr<const Kernel> kernel = kernel_for(backend, region, steps[step].group, broadcast_inner, options);
+  const Kernel* held = kernel.get();
+  kernels_[step].push_back({broadcast_inner, options, std::move(kernel)});
+  return held;
 }
 
 std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, const std::vector<bool>& needed,

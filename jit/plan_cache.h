@@ -22,7 +22,7 @@ class CachedPlan {
 
   // The kernel of fused step `step` for inputs laid out as `broadcast_inner`
   // says, compiled as `options` say (kernel_cache.h's kernel_for the first
-  // time).
+  // time); the plan holds it as long as the plan lives.
   const Kernel* kernel(Backend& backend, const Region& region, std::size_t step,
                        const std::vector<bool>& broadcast_inner, KernelOptions options);
 
@@ -32,7 +32,7 @@ class CachedPlan {
   struct Variant {
     std::vector<bool> broadcast_inner;
     KernelOptions options;
-    const Kernel* kernel;
+    std::shared_ptr<const Kernel> kernel;
   };
   std::vector<std::vector<Variant>> kernels_;  // per step
 };

@@ -49,11 +49,14 @@ std::string staged_key(Backend& backend, const Region& region, const StagedReduc
 
 }  // namespace
 
-const StagedKernel* compile_staged(Backend& backend, const Region& region, const StagedReduction& staged,
-                                   const std::vector<StagedInput>& layout) {
-  static std::map<std::string, std::unique_ptr<StagedKernel>> cache;
+std::shared_ptr<const StagedKernel> compile_staged(Backend& backend, const Region& region,
+                                                   const StagedReduction& staged,
+                                                   const std::vector<StagedInput>& layout) {
+  static CodeCache<StagedKernel> cache;
+  StagedKernel expected;  // what the key fixes of the kernel
+  expected.points = backend.staged_points(staged.loop);
   return cached_code(
-      cache, backend, staged_key(backend, region, staged, layout),
+      cache, backend, staged_key(backend, region, staged, layout), expected,
       [&] { return backend.compile_staged(region, staged, layout); },
       [](const StagedKernel& k) { return std::to_string(k.points) + " points a step"; });
 }

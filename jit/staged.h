@@ -4,6 +4,7 @@
 // by their inputs' layout (StagedInput), never by sizes or strides.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "jit/backend.h"
@@ -12,8 +13,10 @@ namespace npy::jit {
 
 // The kernel for the staged reduction over inputs laid out as `layout`
 // (cpu_driver.h, staged_layout), compiling it on first use; nullptr when
-// the backend cannot.
-const StagedKernel* compile_staged(Backend& backend, const Region& region, const StagedReduction& staged,
-                                   const std::vector<StagedInput>& layout);
+// the backend cannot. Shared with the cache, which may let go of it when
+// it next compiles.
+std::shared_ptr<const StagedKernel> compile_staged(Backend& backend, const Region& region,
+                                                   const StagedReduction& staged,
+                                                   const std::vector<StagedInput>& layout);
 
 }  // namespace npy::jit

@@ -1,5 +1,6 @@
 #include "launcher/controls.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <sstream>
 
@@ -26,6 +27,14 @@ bool apply_on_off(const std::string& value, bool& flag) {
     return false;
   }
   return true;
+}
+
+// The usual spellings of "off", in any case, for controls that say off with
+// a word where anything else is a value of their own.
+bool is_off(const std::string& value) {
+  std::string lower;
+  for (const char ch : value) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return lower == "off" || lower == "0" || lower == "false" || lower == "no";
 }
 
 const ControlSpec kControls[] = {
@@ -70,11 +79,19 @@ const ControlSpec kControls[] = {
        jit::VectorIsa isa;
        return jit::parse_vector_isa(v, isa);
      }},
-    {"NPY_KERNEL_CACHE", "DIR|off",
+    {"NPY_KERNEL_CACHE", "ABSOLUTE_DIR|off",
      "where compiled kernels are kept for later runs (default $XDG_CACHE_HOME/npython, "
-     "else ~/.cache/npython); off: compile in every run",
+     "else ~/.cache/npython); off (or 0, false, no, in any case): compile in every run",
      [](const std::string& v, Controls& c) {
-       c.kernel_cache = v;
+       if (is_off(v)) {
+         c.kernel_cache = "off";
+       } else if (v[0] == '/') {
+         c.kernel_cache = v;
+       } else {
+         // A relative path would put the cache wherever the program happens
+         // to start, and a misspelt "off" would become a directory.
+         return false;
+       }
        return true;
      }},
 };

@@ -14,7 +14,7 @@ struct Controls {
   bool interp_all_frames = false;  // NPY_INTERP=all (default: user)
   unsigned log_channels = 0;        // NPY_JIT_LOG, as jit::LogChannel bits
   bool default_float32 = false;     // NPY_DEFAULT_FLOAT=float32
-  std::string kernel_cache;         // NPY_KERNEL_CACHE: a directory, "off", or empty (the default)
+  std::string kernel_cache;         // NPY_KERNEL_CACHE: an absolute directory, "off", or empty (the default)
 };
 
 // Reads and checks every NPY_* variable. On a bad value returns nothing and

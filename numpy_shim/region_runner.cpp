@@ -6,6 +6,7 @@
 #include <cfenv>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -413,7 +414,8 @@ class Runner {
     }
     jit::Shape shape = staged.loop.shape;
     jit::orient_staged(staged.outer_axis, shape, inputs);
-    const jit::StagedKernel* kernel = jit::compile_staged(backend, trace_.region, staged, jit::staged_layout(inputs));
+    const std::shared_ptr<const jit::StagedKernel> kernel =
+        jit::compile_staged(backend, trace_.region, staged, jit::staged_layout(inputs));
     if (!kernel) {
       release();
       return 0;

@@ -2179,6 +2179,10 @@ class X86Backend : public Backend {
   }
 
   int lanes(const Group& group) const override { return vector_bits_ / group.fuse_class; }
+  int lane_bytes(const Group& group) const override { return group.fuse_class / 8; }
+  int staged_points(const Group& loop) const override {
+    return StagedKernelBuilder::kVectors * vector_bits_ / loop.fuse_class;
+  }
 
   std::unique_ptr<Kernel> compile(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner,
                                   KernelOptions options) override {
@@ -2204,8 +2208,8 @@ class X86Backend : public Backend {
       kernel->paired = reinterpret_cast<Kernel::Entry>(reinterpret_cast<std::uintptr_t>(kernel->entry) + offset);
     });
     if (!made) return nullptr;
-    kernel->lanes = vector_bits_ / bits;
-    kernel->lane_bytes = bits / 8;
+    kernel->lanes = lanes(group);
+    kernel->lane_bytes = lane_bytes(group);
     kernel->uses_index = uses_index(region, group);
     kernel->leaf_sums = leaf_sums;
     kernel->streaming_stores = options.streaming_stores;
@@ -2227,7 +2231,7 @@ class X86Backend : public Backend {
       return true;
     }, [](const CodeHolder&) {});
     if (!made) return nullptr;
-    kernel->points = StagedKernelBuilder::kVectors * vector_bits_ / staged.loop.fuse_class;
+    kernel->points = staged_points(staged.loop);
     return kernel;
   }
 

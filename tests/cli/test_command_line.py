@@ -89,7 +89,7 @@ def test_help_is_python3s_then_npythons(option):
     assert got.stdout.startswith(expected.stdout)
     extra = got.stdout[len(expected.stdout):]
     for name in ("--version", "--bench", "NPY_JIT=", "NPY_INTERP=", "NPY_JIT_STATS=", "NPY_THREADS=",
-                 "NPY_VECTOR_ISA="):
+                 "NPY_VECTOR_ISA=", "NPY_KERNEL_CACHE=ABSOLUTE_DIR|off"):
         assert name in extra
 
 
