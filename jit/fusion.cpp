@@ -73,10 +73,10 @@ bool find_staged(const Region& region, const std::vector<bool>& leaves, const st
   std::vector<int> chain = between;
   chain.push_back(value);
   chain.push_back(outer);
-  // The step of the loop, and every step of the chain.
+  // The step of the loop, then the steps of the chain, one after another
+  // (the staged step takes their place, and runs where the last one ran).
   std::size_t loop_step = steps.size();
-  first = steps.size();
-  last = 0;
+  std::vector<std::size_t> taken;
   for (std::size_t s = 0; s < steps.size(); ++s) {
     const std::vector<int> nodes = step_nodes(steps[s]);
     const bool has_loop = !steps[s].eager && contains(nodes, loop_value);
@@ -84,19 +84,21 @@ bool find_staged(const Region& region, const std::vector<bool>& leaves, const st
     for (int n : nodes) has_chain = has_chain || contains(chain, n);
     if (!has_loop && !has_chain) continue;
     if (has_loop) loop_step = s;
-    first = std::min(first, s);
-    last = std::max(last, s);
+    taken.push_back(s);
     for (int n : nodes) {
       if (contains(chain, n)) continue;
       // Besides the chain, a step holds only the loop's element-wise
       // members, which nothing else reads.
-      if (!has_loop || !elementwise(region.nodes[n]) || leaves[n] ||
+      const OpKind kind = op_info(region.nodes[n].op).kind;
+      if (!has_loop || !(elementwise(region.nodes[n]) || kind == OpKind::kCast) || leaves[n] ||
           (n != loop_value && readers_outside(region, steps, n, nodes) > 0)) {
         return false;
       }
     }
   }
-  if (loop_step == steps.size() || loop_step != first) return false;
+  if (taken.empty() || loop_step != taken.front() || taken.back() - taken.front() + 1 != taken.size()) return false;
+  first = taken.front();
+  last = taken.back();
   const Group& g = steps[loop_step].group;
   if (g.shape.size() != 3) return false;
   staged.loop = Group{};

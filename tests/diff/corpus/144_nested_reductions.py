@@ -39,6 +39,12 @@ X = np.round(rng.standard_normal((3001, 12)) * 2)[:, 1:11]
 m = np.round(rng.standard_normal((5, 10)) * 2)
 for name, labels in spellings(X, m).items():
     show("slice " + name, labels)
+# A conversion in the loop, and a difference multiplied by itself.
+Xf = rng.standard_normal((4099, 9)).astype(np.float32)
+mf = rng.standard_normal((4, 9))
+show("astype norm", np.argmin(np.linalg.norm(Xf.astype(np.float64) - mf[:, None], axis=2), axis=0))
+d = Xf - mf[:, None]
+show("d * d sum", np.argmin((d * d).sum(axis=2), axis=0))
 # Fewer points than a kernel step, and none.
 for points in (3, 0):
     for name, labels in spellings(X[:points], m).items():
