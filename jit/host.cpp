@@ -66,11 +66,20 @@ namespace {
 std::atomic<bool> g_team_may_exist{false};
 std::atomic<bool> g_one_thread{false};
 
+// libgomp frees a thread's team when the thread exits, waiting for the
+// team's threads to stop: in a child forked by a thread that led a team,
+// that thread's exit (a Python thread's end) would wait for ever. The
+// forking thread's team stops before the fork; the parent's next kernel
+// starts a new one.
+void stop_team_before_fork() {
+  if (g_team_may_exist.load(std::memory_order_relaxed)) omp_pause_resource_all(omp_pause_hard);
+}
+
 void note_fork_in_child() {
   if (g_team_may_exist.load(std::memory_order_relaxed)) g_one_thread.store(true, std::memory_order_relaxed);
 }
 
-const bool g_fork_handler = pthread_atfork(nullptr, nullptr, note_fork_in_child) == 0;
+const bool g_fork_handlers = pthread_atfork(stop_team_before_fork, nullptr, note_fork_in_child) == 0;
 
 int requested_threads() {
   const char* requested = std::getenv("NPY_THREADS");

@@ -85,6 +85,7 @@ struct Launch {
   npy::CommandLineScan scan;
   npy::Controls controls;
   sigset_t signal_mask;  // the process's, restored on the interpreter thread
+  pid_t launcher_pid;     // the process that started the interpreter thread
   int exit_code;
   // Set once the main thread's JIT warm-up is over; the program's code runs
   // after it (a fork then finds no lock of the warm-up held).
@@ -176,6 +177,11 @@ void* interpreter_thread(void* arg) {
   Launch& launch = *static_cast<Launch*>(arg);
   pthread_sigmask(SIG_SETMASK, &launch.signal_mask, nullptr);
   run_interpreter(launch);
+  // In a process the program forked (os.fork) this thread is the only one,
+  // and returning would end the process with status 0: it exits with the
+  // program's status, as main does in the launcher's own process (the
+  // child has no disk cache writer to close).
+  if (getpid() != launch.launcher_pid) std::exit(launch.exit_code);
   npy::jit::close_disk_cache();
   return nullptr;
 }
@@ -213,7 +219,7 @@ void choose_openmp_spin_count(char** argv) {
 int main(int argc, char** argv) {
   choose_openmp_spin_count(argv);
   const std::vector<std::string> args(argv, argv + argc);
-  Launch launch{argc, argv, npy::scan_command_line(args), {}, {}, 0, {}};
+  Launch launch{argc, argv, npy::scan_command_line(args), {}, {}, getpid(), 0, {}};
   if (launch.scan.version && !launch.scan.help && !launch.scan.unknown_option) {
     print_version(launch.scan.version);
     return 0;
