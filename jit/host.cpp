@@ -4,9 +4,11 @@
 #include <omp.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <limits>
 
 namespace npy::jit {
 
@@ -53,7 +55,7 @@ int parse_thread_count(const std::string& text) {
   errno = 0;
   char* end = nullptr;
   const long value = std::strtol(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0' || value < 1 || value > 1 << 16) return 0;
+  if (errno != 0 || *end != '\0' || value < 1 || value > std::numeric_limits<int>::max()) return 0;
   return static_cast<int>(value);
 }
 
@@ -85,7 +87,7 @@ int requested_threads() {
   const char* requested = std::getenv("NPY_THREADS");
   if (requested) {
     const int n = parse_thread_count(requested);
-    if (n > 0) return n;
+    if (n > 0) return std::min(n, kMaxThreads);
   }
   return omp_get_num_procs();
 }

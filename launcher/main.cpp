@@ -23,6 +23,7 @@
 #include "interp/eval_hook.h"
 #include "interp/policy.h"
 #include "jit/disk_cache.h"
+#include "jit/host.h"
 #include "jit/trace_log.h"
 #include "jit/warm_up.h"
 #include "launcher/command_line.h"
@@ -258,6 +259,10 @@ int main(int argc, char** argv) {
     launch.argv = explain_argv.data();
   }
 
+  if (launch.controls.jit && launch.controls.threads > npy::jit::kMaxThreads) {
+    std::fprintf(stderr, "npython: NPY_THREADS=%d is over the limit of %d threads: kernels run on %d\n",
+                 launch.controls.threads, npy::jit::kMaxThreads, npy::jit::kMaxThreads);
+  }
   if (!launch.controls.jit) {  // plain CPython: nothing of npython's, not even the thread
     run_interpreter(launch);
     return launch.exit_code;
