@@ -161,6 +161,12 @@ BUSY_LOOPS = {
     # and NumPy's BLAS threads may take the signal: a loop on a condition.
     "numpy": ("import numpy as np\nx = (np.ones(100_000) * 2).sum()\nprint('ready', flush=True)\n"
               "n = 0\nwhile n < 10**10:\n    n += 1\n"),
+    # NumPy work in a loop: python3 takes the signal after the call it came
+    # in, on the statement's line; npython computes the work at the store.
+    # (No operator after np.sqrt: python3 would take a signal that came in
+    # its work at the start of NumPy's own Python function for .sum().)
+    "numpy_work": ("import numpy as np\nx = np.arange(100_000, dtype=np.float64)\nprint('ready', flush=True)\n"
+                   "while True:\n    y = np.sqrt(x * 2.0 + 1.0).sum()\n"),
 }
 
 
