@@ -75,8 +75,9 @@ void write_counters(const std::string& path) {
 
 // npython's evaluator calls Python functions through the C stack, where
 // CPython's own evaluator inlines them: the interpreter runs on a thread with
-// a stack large enough for the deepest recursion limit a program may set.
-// Threads the program starts get a larger default stack for the same reason.
+// a stack large enough for deep recursion before it needs stack segments
+// (interp/eval_hook.cpp). Threads the program starts get a larger default
+// stack for the same reason.
 constexpr std::size_t kInterpreterStackBytes = std::size_t{1} << 30;
 constexpr std::size_t kThreadStackBytes = std::size_t{256} << 20;
 
