@@ -2,9 +2,12 @@
 
 #include <Python.h>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <ucontext.h>
 
 #include <array>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "common/stats.h"
@@ -34,9 +37,13 @@ std::array<Counter*, kReasons> make_frame_counters() {
 std::array<Counter*, kReasons> g_frame_counters;
 
 // Under the hook every Python call takes C stack (CPython inlines them
-// otherwise). Below this much stack left, a new frame raises RecursionError
-// rather than overflow the stack.
+// otherwise). A frame that finds less than this much stack left runs on a
+// stack segment of its own, so that recursion goes as deep as under
+// python3 on a thread of any stack size (threading.stack_size), and the C
+// code frames call keeps this much room.
 constexpr std::size_t kStackReserveBytes = 256 * 1024;
+constexpr std::size_t kSegmentBytes = std::size_t{64} << 20;  // pages are committed as they are touched
+constexpr std::size_t kGuardBytes = 64 * 1024;                // unmapped-access guard at a segment's low end
 
 // Out of line: the hook, run for every Python frame, stays small.
 [[gnu::noinline]] const char* find_stack_floor() {
@@ -50,20 +57,87 @@ constexpr std::size_t kStackReserveBytes = 256 * 1024;
   return low ? static_cast<const char*>(low) + kStackReserveBytes : nullptr;
 }
 
-const char* stack_floor() {
-  thread_local const char* floor = find_stack_floor();
-  return floor;
-}
+// The lowest address the current stack (the thread's, or the segment it
+// runs on) lets a frame start at.
+thread_local const char* t_stack_floor = find_stack_floor();
 
 bool stack_exhausted() {
   const char here = 0;
-  const char* floor = stack_floor();
-  return floor && &here < floor;
+  return t_stack_floor && &here < t_stack_floor;
 }
 
 [[gnu::noinline, gnu::cold]] PyObject* raise_c_stack_exhausted() {
   PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded (C stack)");
   return nullptr;
+}
+
+PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int throwflag);
+
+// A stack segment: anonymous memory with an inaccessible guard at its low end.
+class StackSegment {
+ public:
+  StackSegment() {
+    void* memory = mmap(nullptr, kSegmentBytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (memory == MAP_FAILED) return;
+    if (mprotect(memory, kGuardBytes, PROT_NONE) != 0) {
+      munmap(memory, kSegmentBytes);
+      return;
+    }
+    base_ = static_cast<char*>(memory);
+  }
+  ~StackSegment() {
+    if (base_) munmap(base_, kSegmentBytes);
+  }
+  StackSegment(const StackSegment&) = delete;
+  StackSegment& operator=(const StackSegment&) = delete;
+  char* base() const { return base_; }
+
+ private:
+  char* base_ = nullptr;
+};
+
+// The frame a new segment runs, and its result.
+struct SegmentCall {
+  PyThreadState* tstate;
+  struct _PyInterpreterFrame* frame;
+  int throwflag;
+  PyObject* result;
+};
+thread_local SegmentCall* t_segment_call = nullptr;
+// A segment kept from the last call that left one, so that recursion that
+// goes back and forth over a segment's edge does not map one each time.
+thread_local std::unique_ptr<StackSegment> t_spare_segment;
+
+void run_segment_call() {
+  SegmentCall& call = *t_segment_call;
+  call.result = evaluate(call.tstate, call.frame, call.throwflag);
+}
+
+[[gnu::noinline, gnu::cold]] PyObject* evaluate_on_stack_segment(PyThreadState* tstate,
+                                                                struct _PyInterpreterFrame* frame,
+                                                                int throwflag) {
+  std::unique_ptr<StackSegment> segment = std::move(t_spare_segment);
+  if (!segment) segment = std::make_unique<StackSegment>();
+  if (!segment->base()) return raise_c_stack_exhausted();
+  ucontext_t caller;
+  ucontext_t callee;
+  if (getcontext(&callee) != 0) return raise_c_stack_exhausted();
+  callee.uc_stack.ss_sp = segment->base() + kGuardBytes;
+  callee.uc_stack.ss_size = kSegmentBytes - kGuardBytes;
+  callee.uc_link = &caller;
+  makecontext(&callee, run_segment_call, 0);
+  SegmentCall call{tstate, frame, throwflag, nullptr};
+  SegmentCall* const outer_call = t_segment_call;
+  const char* const outer_floor = t_stack_floor;
+  t_segment_call = &call;
+  t_stack_floor = segment->base() + kGuardBytes + kStackReserveBytes;
+  const int switched = swapcontext(&caller, &callee);
+  t_stack_floor = outer_floor;
+  t_segment_call = outer_call;
+  t_spare_segment = std::move(segment);
+  if (switched != 0) return raise_c_stack_exhausted();
+  return call.result;
 }
 
 // A generator's frame (next(), a for loop, list(gen)) runs in CPython,
@@ -80,7 +154,9 @@ bool stack_exhausted() {
 // Called for every Python frame: its common paths end in tail calls, with
 // what else it may call kept out of line.
 PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int throwflag) {
-  if (!throwflag && !npy_frame_owned_by_generator(frame) && stack_exhausted()) return raise_c_stack_exhausted();
+  if (!throwflag && !npy_frame_owned_by_generator(frame) && stack_exhausted()) {
+    return evaluate_on_stack_segment(tstate, frame, throwflag);
+  }
   const Decision decision = decide(tstate, frame, throwflag);
   g_frame_counters[static_cast<int>(decision.handover)]->add_serialized();  // under the GIL
   if (decision.handover == Handover::kNone) {

@@ -1704,6 +1704,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           case LazyUse::kStores: MATERIALIZE_FRAMES(k_store, kOpcodeInfos[opcode].name); break;
           default: MATERIALIZE_FRAMES(k_operation, kOpcodeInfos[opcode].name); break;
         }
+        // The NumPy work python3 runs in calls, whose end it checks for
+        // signals (Ctrl-C), ran here: a signal that came meanwhile is
+        // handled at this instruction, not at the loop's next jump.
+        CHECK_EVAL_BREAKER();
       }
       goto* targets[opcode];
     }

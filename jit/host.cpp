@@ -4,9 +4,11 @@
 #include <omp.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <limits>
 
 namespace npy::jit {
 
@@ -53,7 +55,7 @@ int parse_thread_count(const std::string& text) {
   errno = 0;
   char* end = nullptr;
   const long value = std::strtol(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0' || value < 1 || value > 1 << 16) return 0;
+  if (errno != 0 || *end != '\0' || value < 1 || value > std::numeric_limits<int>::max()) return 0;
   return static_cast<int>(value);
 }
 
@@ -66,17 +68,26 @@ namespace {
 std::atomic<bool> g_team_may_exist{false};
 std::atomic<bool> g_one_thread{false};
 
+// libgomp frees a thread's team when the thread exits, waiting for the
+// team's threads to stop: in a child forked by a thread that led a team,
+// that thread's exit (a Python thread's end) would wait for ever. The
+// forking thread's team stops before the fork; the parent's next kernel
+// starts a new one.
+void stop_team_before_fork() {
+  if (g_team_may_exist.load(std::memory_order_relaxed)) omp_pause_resource_all(omp_pause_hard);
+}
+
 void note_fork_in_child() {
   if (g_team_may_exist.load(std::memory_order_relaxed)) g_one_thread.store(true, std::memory_order_relaxed);
 }
 
-const bool g_fork_handler = pthread_atfork(nullptr, nullptr, note_fork_in_child) == 0;
+const bool g_fork_handlers = pthread_atfork(stop_team_before_fork, nullptr, note_fork_in_child) == 0;
 
 int requested_threads() {
   const char* requested = std::getenv("NPY_THREADS");
   if (requested) {
     const int n = parse_thread_count(requested);
-    if (n > 0) return n;
+    if (n > 0) return std::min(n, kMaxThreads);
   }
   return omp_get_num_procs();
 }

@@ -18,10 +18,18 @@ VectorIsa host_vector_isa();
 // Parses an NPY_VECTOR_ISA value (vector_isa_name's names); false for others.
 bool parse_vector_isa(const std::string& text, VectorIsa& isa);
 
-// Thread count kernels use: NPY_THREADS when set, else all cores.
+// The most threads kernels run on; a larger NPY_THREADS is taken as this.
+// Each thread is a stack and two memory mappings, libgomp ends the process
+// when it cannot start one (at about 32,000 here, where a process may have
+// 65,530 mappings), and threads far beyond the cores only wait for each other.
+constexpr int kMaxThreads = 1024;
+
+// Thread count kernels use: NPY_THREADS when set (at most kMaxThreads), else
+// all cores.
 int host_threads();
 
-// Parses an NPY_THREADS value; returns 0 for anything but a positive integer.
+// Parses an NPY_THREADS value; returns 0 for anything but a positive integer
+// that fits an int.
 int parse_thread_count(const std::string& text);
 
 }  // namespace npy::jit

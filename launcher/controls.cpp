@@ -70,8 +70,11 @@ const ControlSpec kControls[] = {
        c.default_float32 = v == "float32";
        return true;
      }},
-    {"NPY_THREADS", "N", "threads kernels run on (default: all cores; fewer while other processes keep cores busy)",
-     [](const std::string& v, Controls&) { return jit::parse_thread_count(v) > 0; }},
+    {"NPY_THREADS", "N", "threads kernels run on (default: all cores; fewer while other processes keep cores busy; at most 1024)",
+     [](const std::string& v, Controls& c) {
+       c.threads = jit::parse_thread_count(v);
+       return c.threads > 0;
+     }},
     {"NPY_VECTOR_ISA", "sse2|avx2|avx512",
      "the widest vector instructions kernels use (default: the widest this CPU has; "
      "a wider one than it has is taken as that)",

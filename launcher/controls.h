@@ -15,6 +15,7 @@ struct Controls {
   unsigned log_channels = 0;        // NPY_JIT_LOG, as jit::LogChannel bits
   bool default_float32 = false;     // NPY_DEFAULT_FLOAT=float32
   std::string kernel_cache;         // NPY_KERNEL_CACHE: an absolute directory, "off", or empty (the default)
+  int threads = 0;                  // NPY_THREADS as given; 0: unset (all cores)
 };
 
 // Reads and checks every NPY_* variable. On a bad value returns nothing and

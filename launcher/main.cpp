@@ -23,6 +23,7 @@
 #include "interp/eval_hook.h"
 #include "interp/policy.h"
 #include "jit/disk_cache.h"
+#include "jit/host.h"
 #include "jit/trace_log.h"
 #include "jit/warm_up.h"
 #include "launcher/command_line.h"
@@ -74,8 +75,9 @@ void write_counters(const std::string& path) {
 
 // npython's evaluator calls Python functions through the C stack, where
 // CPython's own evaluator inlines them: the interpreter runs on a thread with
-// a stack large enough for the deepest recursion limit a program may set.
-// Threads the program starts get a larger default stack for the same reason.
+// a stack large enough for deep recursion before it needs stack segments
+// (interp/eval_hook.cpp). Threads the program starts get a larger default
+// stack for the same reason.
 constexpr std::size_t kInterpreterStackBytes = std::size_t{1} << 30;
 constexpr std::size_t kThreadStackBytes = std::size_t{256} << 20;
 
@@ -85,6 +87,7 @@ struct Launch {
   npy::CommandLineScan scan;
   npy::Controls controls;
   sigset_t signal_mask;  // the process's, restored on the interpreter thread
+  pid_t launcher_pid;     // the process that started the interpreter thread
   int exit_code;
   // Set once the main thread's JIT warm-up is over; the program's code runs
   // after it (a fork then finds no lock of the warm-up held).
@@ -176,6 +179,11 @@ void* interpreter_thread(void* arg) {
   Launch& launch = *static_cast<Launch*>(arg);
   pthread_sigmask(SIG_SETMASK, &launch.signal_mask, nullptr);
   run_interpreter(launch);
+  // In a process the program forked (os.fork) this thread is the only one,
+  // and returning would end the process with status 0: it exits with the
+  // program's status, as main does in the launcher's own process (the
+  // child has no disk cache writer to close).
+  if (getpid() != launch.launcher_pid) std::exit(launch.exit_code);
   npy::jit::close_disk_cache();
   return nullptr;
 }
@@ -213,7 +221,7 @@ void choose_openmp_spin_count(char** argv) {
 int main(int argc, char** argv) {
   choose_openmp_spin_count(argv);
   const std::vector<std::string> args(argv, argv + argc);
-  Launch launch{argc, argv, npy::scan_command_line(args), {}, {}, 0, {}};
+  Launch launch{argc, argv, npy::scan_command_line(args), {}, {}, getpid(), 0, {}};
   if (launch.scan.version && !launch.scan.help && !launch.scan.unknown_option) {
     print_version(launch.scan.version);
     return 0;
@@ -252,6 +260,10 @@ int main(int argc, char** argv) {
     launch.argv = explain_argv.data();
   }
 
+  if (launch.controls.jit && launch.controls.threads > npy::jit::kMaxThreads) {
+    std::fprintf(stderr, "npython: NPY_THREADS=%d is over the limit of %d threads: kernels run on %d\n",
+                 launch.controls.threads, npy::jit::kMaxThreads, npy::jit::kMaxThreads);
+  }
   if (!launch.controls.jit) {  // plain CPython: nothing of npython's, not even the thread
     run_interpreter(launch);
     return launch.exit_code;

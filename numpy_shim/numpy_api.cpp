@@ -12,26 +12,28 @@ PyTypeObject* g_ndarray_type = nullptr;
 
 namespace {
 
-void load_api_if_numpy_imported(PyObject* modules) {
+// False while NumPy is in sys.modules but still importing itself.
+bool load_api_if_numpy_imported(PyObject* modules) {
   static PyObject* name = PyUnicode_InternFromString("numpy");
   static PyObject* spec_name = PyUnicode_InternFromString("__spec__");
-  if (!name || !spec_name) return;
+  if (!name || !spec_name) return true;
   PyObject* numpy = PyDict_GetItemWithError(modules, name);  // borrowed
   if (!numpy) {
     PyErr_Clear();
-    return;
+    return true;
   }
-  // Not while NumPy is still importing itself.
   PyObject* spec = PyObject_GetAttr(numpy, spec_name);
   const int initializing = spec ? _PyModuleSpec_IsInitializing(spec) : -1;
   Py_XDECREF(spec);
   PyErr_Clear();
-  if (initializing != 0) return;
+  if (initializing > 0) return false;
+  if (initializing < 0) return true;
   if (_import_array() < 0) {
     PyErr_Clear();
-    return;
+    return true;
   }
   g_ndarray_type = &PyArray_Type;
+  return true;
 }
 
 }  // namespace
@@ -42,14 +44,16 @@ void notice_numpy() {
   if (g_ndarray_type) return;
   // sys.modules is looked at again only after it changed, and never from
   // inside this function (NumPy's import runs frames that come back here).
+  // While NumPy imports itself it is looked at every time: its import may
+  // end with no change after the last one seen (a program's last import).
   static PyObject* modules = PyImport_GetModuleDict();  // the interpreter's, for good
   static std::uint64_t seen_version = 0;
   static bool busy = false;
   auto* dict = reinterpret_cast<PyDictObject*>(modules);
   if (busy || dict->ma_version_tag == seen_version) return;
   busy = true;
-  seen_version = dict->ma_version_tag;
-  load_api_if_numpy_imported(modules);
+  const std::uint64_t version = dict->ma_version_tag;
+  if (load_api_if_numpy_imported(modules)) seen_version = version;
   busy = false;
 }
 

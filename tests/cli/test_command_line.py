@@ -112,6 +112,19 @@ def test_bad_control_value_is_a_clear_error(name, value, accepted):
     assert got.stderr == f"npython: {name} must be {accepted}, not '{value}'\n"
 
 
+@pytest.mark.parametrize("threads", ["65536", "2147483647"])
+def test_more_threads_than_the_limit_run_on_the_limit(threads):
+    """libgomp ended the process (status 1, nothing run) when it could not
+    start a team of NPY_THREADS threads: the program runs on 1024, with a note."""
+    code = ("import numpy as np, npython\nx = np.arange(1_000_000.0)\n"
+            "print((np.sqrt(x * 2.0 + 1.0) * 3.0).sum())\nprint(npython.host()['threads'])")
+    got = harness.run(harness.NPYTHON, ["-c", code], env_extra={"NPY_THREADS": threads}, timeout=120)
+    expected = harness.run(harness.PYTHON3, ["-c", code.replace(", npython", "").rsplit("\n", 1)[0]])
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == expected.stdout + "1024\n"
+    assert got.stderr == f"npython: NPY_THREADS={threads} is over the limit of 1024 threads: kernels run on 1024\n"
+
+
 def test_vector_isa_picks_the_kernels_width():
     flags = next(line for line in open("/proc/cpuinfo") if line.startswith("flags")).split()
     has_avx2 = {"avx2", "fma", "bmi2"} <= set(flags)
@@ -148,6 +161,12 @@ BUSY_LOOPS = {
     # and NumPy's BLAS threads may take the signal: a loop on a condition.
     "numpy": ("import numpy as np\nx = (np.ones(100_000) * 2).sum()\nprint('ready', flush=True)\n"
               "n = 0\nwhile n < 10**10:\n    n += 1\n"),
+    # NumPy work in a loop: python3 takes the signal after the call it came
+    # in, on the statement's line; npython computes the work at the store.
+    # (No operator after np.sqrt: python3 would take a signal that came in
+    # its work at the start of NumPy's own Python function for .sum().)
+    "numpy_work": ("import numpy as np\nx = np.arange(100_000, dtype=np.float64)\nprint('ready', flush=True)\n"
+                   "while True:\n    y = np.sqrt(x * 2.0 + 1.0).sum()\n"),
 }
 
 

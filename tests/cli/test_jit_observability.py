@@ -146,6 +146,24 @@ def test_a_scripts_top_level_is_recorded(tmp_path):
     assert run([str(indirect)]).stdout == "False False 1.7320508075688772\n"
 
 
+@pytest.mark.parametrize("importing", ["import numpy as np", "import importlib\nnp = importlib.import_module('numpy')"])
+def test_numpy_as_the_last_import_turns_the_jit_on_under_interp_all(tmp_path, importing):
+    # Under NPY_INTERP=all NumPy's own import runs in npython's evaluator,
+    # whose frames see NumPy in sys.modules before its import is over; when
+    # NumPy is the program's last import, sys.modules changes no more. The
+    # program records as much as with an import after NumPy's.
+    work = "\nx = np.arange(1_000_000.0)\nprint((np.sqrt(x * 2.0 + 1.0) * 3.0).sum())\n"
+    regions = {}
+    for name, text in (("last", importing + work), ("then_json", importing + "\nimport json" + work)):
+        script = tmp_path / f"{name}.py"
+        script.write_text(text)
+        stats = tmp_path / f"{name}.json"
+        got = run([str(script)], NPY_INTERP="all", NPY_JIT_STATS=str(stats))
+        assert got.stdout == harness.run(harness.PYTHON3, [str(script)]).stdout
+        regions[name] = json.loads(stats.read_text()).get("jit.regions", 0)
+    assert regions["last"] == regions["then_json"] > 0
+
+
 def test_reading_a_clock_computes_pending_work_first(tmp_path):
     # A program's own timings measure its work, as under python3: the
     # region closes at the clock read after the work, not later.

@@ -13,6 +13,7 @@ namespace {
 TEST(Host, ThreadCountParsing) {
   EXPECT_EQ(parse_thread_count("4"), 4);
   EXPECT_EQ(parse_thread_count("1"), 1);
+  EXPECT_EQ(parse_thread_count("65536"), 65536);
   EXPECT_EQ(parse_thread_count("0"), 0);
   EXPECT_EQ(parse_thread_count("-2"), 0);
   EXPECT_EQ(parse_thread_count("3x"), 0);
@@ -23,6 +24,8 @@ TEST(Host, ThreadCountParsing) {
 TEST(Host, ThreadsFollowNpyThreads) {
   setenv("NPY_THREADS", "3", 1);
   EXPECT_EQ(host_threads(), 3);
+  setenv("NPY_THREADS", "65536", 1);
+  EXPECT_EQ(host_threads(), kMaxThreads);
   unsetenv("NPY_THREADS");
   EXPECT_EQ(host_threads(), omp_get_num_procs());
 }
