@@ -1443,8 +1443,8 @@ class KernelBuilder {
 };
 
 // A StagedReduction's kernel (backend.h, StagedKernel). A step takes
-// kVectors vectors of points (independent chains, to hide the sums'
-// latency); for each, k runs over K and, inside, j over J. The loop's
+// vectors_per_step vectors of points (independent chains, to hide the
+// sums' latency); for each, k runs over K and, inside, j over J. The loop's
 // members are emitted as KernelBuilder emits them, on the inputs read at
 // (k, points, j) through run-time strides. The inner sum adds the members'
 // value (squared, for a norm) in NumPy's pairwise order: one leaf of J
@@ -1454,13 +1454,18 @@ class KernelBuilder {
 // registers, and the labels are written as NumPy's int64.
 class StagedKernelBuilder : public KernelBuilder {
  public:
-  static constexpr int kVectors = 2;
+  // Vectors of points a step takes: two where there are 32 vector
+  // registers (AVX-512); one with 16, where two steps' sixteen running sums
+  // and the rest do not fit (asmjit's allocator was seen to emit invalid
+  // code under that pressure).
+  static constexpr int kMaxVectors = 2;
+  static int vectors_per_step(int vector_bits) { return vector_bits == 512 ? 2 : 1; }
 
   // `fixed[i]`: input i does not move at all (it is read once, before the loops).
   StagedKernelBuilder(x86::Compiler& cc, const Region& region, const StagedReduction& staged,
                       const std::vector<StagedInput>& layout, const std::vector<bool>& fixed, int vector_bits)
       : KernelBuilder(cc, region, staged.loop, fixed, staged.loop.fuse_class, vector_bits), staged_(staged),
-        layout_(layout), inner_(region.nodes[staged.inner]) {}
+        layout_(layout), inner_(region.nodes[staged.inner]), step_vectors_(vectors_per_step(vector_bits)) {}
 
   bool build() {
     if (lane_bits(inner_.dtype) != bits_ || !is_float(inner_.dtype)) return false;
@@ -1499,7 +1504,7 @@ class StagedKernelBuilder : public KernelBuilder {
     buffers_.resize(n);
     // The scratch memory: the stack of partial sums, then each buffered
     // input's J entries (backend.h, kStagedSumStack).
-    const std::int32_t entry = vc_.bytes() * kVectors;
+    const std::int32_t entry = vc_.bytes() * step_vectors_;
     x86::Gp buffer_at = cc_.newIntPtr("buffer_at");
     x86::Gp buffer_bytes = cc_.newInt64("buffer_bytes");
     cc_.lea(buffer_at, x86::ptr(scratch, kStagedSumStack * entry));
@@ -1519,8 +1524,8 @@ class StagedKernelBuilder : public KernelBuilder {
     for (std::size_t i = 0; i < n; ++i) {
       if (buffers_[i].isValid()) buffer_offset_ = cc_.newInt64("j_offset");
     }
-    x86::Vec best[kVectors], best_index[kVectors], sums[kVectors];
-    for (int u = 0; u < kVectors; ++u) {
+    x86::Vec best[kMaxVectors], best_index[kMaxVectors], sums[kMaxVectors];
+    for (int u = 0; u < step_vectors_; ++u) {
       best[u] = vc_.new_vec("best");
       best_index[u] = vc_.new_vec("best_index");
       sums[u] = vc_.new_vec("sum");
@@ -1543,7 +1548,7 @@ class StagedKernelBuilder : public KernelBuilder {
     const x86::Vec start = broadcast_constant(is_max() ? -HUGE_VAL : HUGE_VAL, inner_.dtype);
     const x86::Vec one = broadcast_int(1);
     if (!load_per_step(j_left)) return false;
-    for (int u = 0; u < kVectors; ++u) {
+    for (int u = 0; u < step_vectors_; ++u) {
       cc_.vmovapd(best[u], start);
       vc_.set_zero(best_index[u]);
     }
@@ -1564,7 +1569,9 @@ class StagedKernelBuilder : public KernelBuilder {
       cc_.mov(inner_at_[i], layout_[i].moves_outer ? outer_at_[i] : rows_[i]);
     }
     if (buffer_offset_.isValid()) cc_.xor_(buffer_offset_, buffer_offset_);
-    // Without a program, one leaf of J terms.
+    // Without a program, one leaf of J terms; with one, its first token,
+    // always a leaf's length. The leaf's code is the one way into the loop
+    // over the tokens.
     cc_.xor_(in_program, in_program);
     cc_.mov(leaf_n, inner_count_);
     cc_.test(leaves, leaves);
@@ -1572,13 +1579,14 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.mov(in_program, 1);
     cc_.mov(token_at, leaves);
     cc_.mov(top, scratch);
-    cc_.jmp(next_token);
+    cc_.mov(leaf_n, x86::ptr(token_at));
+    cc_.add(token_at, 8);
 
     cc_.bind(leaf);
     if (!emit_leaf(leaf_n, j_left, sums)) return false;
     cc_.test(in_program, in_program);
     cc_.jz(have_sum);
-    for (int u = 0; u < kVectors; ++u) vc_.store(vc_.at(top, vc_.bytes() * u), sums[u]);
+    for (int u = 0; u < step_vectors_; ++u) vc_.store(vc_.at(top, vc_.bytes() * u), sums[u]);
     cc_.add(top, entry);
     // The program's tokens: a leaf's length, 0 to add the top two partial
     // sums, -1 at its end.
@@ -1593,7 +1601,7 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.jmp(leaf);
     cc_.bind(add_two);
     cc_.sub(top, entry);
-    for (int u = 0; u < kVectors; ++u) {
+    for (int u = 0; u < step_vectors_; ++u) {
       x86::Vec left = vc_.new_vec();
       x86::Vec right = vc_.new_vec();
       vc_.load(left, vc_.at(top, vc_.bytes() * u - entry));
@@ -1604,13 +1612,13 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.jmp(next_token);
     cc_.bind(program_end);
     cc_.sub(top, entry);
-    for (int u = 0; u < kVectors; ++u) {
+    for (int u = 0; u < step_vectors_; ++u) {
       vc_.load(sums[u], vc_.at(top, vc_.bytes() * u));
       add(sums[u], sums[u], zero());
     }
 
     cc_.bind(have_sum);
-    for (int u = 0; u < kVectors; ++u) {
+    for (int u = 0; u < step_vectors_; ++u) {
       if (!select(u, sums[u], k_index, best[u], best_index[u])) return false;
     }
     wide() ? cc_.vpaddq(k_index, k_index, one) : cc_.vpaddd(k_index, k_index, one);
@@ -1622,7 +1630,7 @@ class StagedKernelBuilder : public KernelBuilder {
 
     // NumPy's argmin gives int64 indices: 32-bit lanes widen half by half.
     const int bytes = vc_.bytes();
-    for (int u = 0; u < kVectors; ++u) {
+    for (int u = 0; u < step_vectors_; ++u) {
       if (wide()) {
         vc_.store(vc_.at(labels, bytes * u), best_index[u]);
         continue;
@@ -1636,7 +1644,7 @@ class StagedKernelBuilder : public KernelBuilder {
       vc_.store(vc_.at(labels, 2 * bytes * u), low);
       vc_.store(vc_.at(labels, 2 * bytes * u + bytes), high);
     }
-    cc_.add(labels, kVectors * lanes_ * 8);
+    cc_.add(labels, step_vectors_ * lanes_ * 8);
     for (std::size_t i = 0; i < n; ++i) {
       if (advance_[i].isValid()) cc_.add(rows_[i], advance_[i]);
     }
@@ -1669,9 +1677,9 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.shr(count, 3);
     // -0.0 + x is x for every x: each running sum starts as its first term.
     x86::Vec minus_zero = broadcast_constant(-0.0, inner_.dtype);
-    x86::Vec running[8][kVectors];
+    x86::Vec running[8][kMaxVectors];
     for (auto& r : running) {
-      for (int u = 0; u < kVectors; ++u) {
+      for (int u = 0; u < step_vectors_; ++u) {
         r[u] = vc_.new_vec("running");
         cc_.vmovapd(r[u], minus_zero);
       }
@@ -1684,7 +1692,7 @@ class StagedKernelBuilder : public KernelBuilder {
     }
     cc_.dec(count);
     cc_.jnz(eights);
-    for (int u = 0; u < kVectors; ++u) {
+    for (int u = 0; u < step_vectors_; ++u) {
       x86::Vec t[4];
       for (int q = 0; q < 4; ++q) {
         t[q] = vc_.new_vec();
@@ -1698,7 +1706,7 @@ class StagedKernelBuilder : public KernelBuilder {
     }
     cc_.jmp(rest);
     cc_.bind(few);
-    for (int u = 0; u < kVectors; ++u) vc_.set_zero(sums[u]);
+    for (int u = 0; u < step_vectors_; ++u) vc_.set_zero(sums[u]);
     cc_.bind(rest);
     cc_.test(rest_count, rest_count);
     cc_.jz(leaf_end);
@@ -1718,7 +1726,7 @@ class StagedKernelBuilder : public KernelBuilder {
     for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
       if (is_direct(i) && layout_[i].moves_inner) cc_.add(inner_at_[i], along_j_[i]);
     }
-    if (buffer_offset_.isValid()) cc_.add(buffer_offset_, vc_.bytes() * kVectors);
+    if (buffer_offset_.isValid()) cc_.add(buffer_offset_, vc_.bytes() * step_vectors_);
   }
 
   bool is_max() const { return region_.nodes[staged_.outer].op == Op::argmax; }
@@ -1750,7 +1758,7 @@ class StagedKernelBuilder : public KernelBuilder {
         cc_.mov(strides_[i], advance_[i]);
         cc_.lea(triple_strides_[i], x86::ptr(strides_[i], strides_[i], 1));
       }
-      cc_.imul(advance_[i], advance_[i], kVectors * lanes_);
+      cc_.imul(advance_[i], advance_[i], step_vectors_ * lanes_);
     }
     if (in.moves_outer) {
       along_k_[i] = cc_.newInt64();
@@ -1873,7 +1881,7 @@ class StagedKernelBuilder : public KernelBuilder {
   // the buffered inputs, for every j.
   bool load_per_step(const x86::Gp& j_left) {
     const std::size_t n = group_.inputs.size();
-    for (int u = 0; u < kVectors; ++u) {
+    for (int u = 0; u < step_vectors_; ++u) {
       per_vector_[u] = fixed_;
       for (std::size_t i = 0; i < n; ++i) {
         if (broadcast_[i] || layout_[i].moves_outer || layout_[i].moves_inner) continue;
@@ -1895,14 +1903,14 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.bind(over_j);
     for (std::size_t i = 0; i < n; ++i) {
       if (!buffers_[i].isValid()) continue;
-      for (int u = 0; u < kVectors; ++u) {
+      for (int u = 0; u < step_vectors_; ++u) {
         Value v;
         if (!load_at(i, inner_at_[i], u, v)) return false;
         vc_.store(vc_.at(buffers_[i], buffer_offset_, 0, vc_.bytes() * u), v.reg);
       }
       cc_.add(inner_at_[i], along_j_[i]);
     }
-    cc_.add(buffer_offset_, vc_.bytes() * kVectors);
+    cc_.add(buffer_offset_, vc_.bytes() * step_vectors_);
     cc_.dec(j_left);
     cc_.jnz(over_j);
     cc_.bind(after_j);
@@ -1914,7 +1922,7 @@ class StagedKernelBuilder : public KernelBuilder {
   bool add_terms(const x86::Vec* sums) {
     const bool w = wide();
     std::map<int, Value> shared;  // inputs broadcast along N: one load for all vectors
-    for (int u = 0; u < kVectors; ++u) {
+    for (int u = 0; u < step_vectors_; ++u) {
       values_ = per_vector_[u];
       for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
         const int node = group_.inputs[i];
@@ -2030,6 +2038,7 @@ class StagedKernelBuilder : public KernelBuilder {
   const StagedReduction& staged_;
   const std::vector<StagedInput>& layout_;
   const Node& inner_;
+  const int step_vectors_;  // vectors_per_step
   x86::Gp inner_count_;
   x86::Gp buffer_offset_;              // j's vectors in the buffers
   std::vector<x86::Gp> rows_;          // per input: at (0, the step's first point, 0)
@@ -2040,7 +2049,7 @@ class StagedKernelBuilder : public KernelBuilder {
   std::vector<x86::Gp> strides_;       // a strided input's stride along N
   std::vector<x86::Gp> triple_strides_;  // and three times it
   std::vector<x86::Gp> buffers_;       // a buffered input's J entries of the scratch memory
-  std::map<int, Value> per_vector_[kVectors];
+  std::map<int, Value> per_vector_[kMaxVectors];
 };
 
 template <typename Code>
@@ -2181,7 +2190,7 @@ class X86Backend : public Backend {
   int lanes(const Group& group) const override { return vector_bits_ / group.fuse_class; }
   int lane_bytes(const Group& group) const override { return group.fuse_class / 8; }
   int staged_points(const Group& loop) const override {
-    return StagedKernelBuilder::kVectors * vector_bits_ / loop.fuse_class;
+    return StagedKernelBuilder::vectors_per_step(vector_bits_) * vector_bits_ / loop.fuse_class;
   }
 
   std::unique_ptr<Kernel> compile(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner,

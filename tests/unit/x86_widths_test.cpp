@@ -986,7 +986,7 @@ Program kmeans(DType t, std::int64_t K, std::int64_t N, std::int64_t J, bool x_t
 TEST(X86Widths, StagedKMeans) {
   for (DType t : {DType::kFloat64, DType::kFloat32}) {
     for (std::int64_t K : {1, 3, 5}) {
-      for (std::int64_t J : {1, 2, 3, 7}) {
+      for (std::int64_t J : {1, 2, 3, 7, 8, 17, 130}) {
         for (std::int64_t N : {1, 5, 17, 33, 100, 4099, 5000}) {
           for (int variant = 0; variant < 4; ++variant) {
             const bool transposed = variant & 1, argmax = variant & 2;
