@@ -154,15 +154,18 @@ class Backend {
   virtual int lanes(const Group& group) const = 0;
   virtual int lane_bytes(const Group& group) const = 0;
   // The points one step of a staged reduction over `loop` covers
-  // (StagedKernel::points).
-  virtual int staged_points(const Group& loop) const = 0;
+  // (StagedKernel::points), for sums of fewer than 8 terms (`short_sums`)
+  // or of any number.
+  virtual int staged_points(const Group& loop, bool short_sums) const = 0;
   // Compiles the group as `options` say; nullptr when it cannot after all.
   virtual std::unique_ptr<Kernel> compile(const Region& region, const Group& group,
                                           const std::vector<bool>& broadcast_inner, KernelOptions options) = 0;
   // Compiles the staged reduction for inputs laid out as `layout` (one per
-  // loop input); nullptr when it cannot.
+  // loop input), its inner sums of fewer than 8 terms (`short_sums`: added
+  // one after another, a kernel that takes no program and no other J) or
+  // of any number; nullptr when it cannot.
   virtual std::unique_ptr<StagedKernel> compile_staged(const Region& region, const StagedReduction& staged,
-                                                       const std::vector<StagedInput>& layout) = 0;
+                                                       const std::vector<StagedInput>& layout, bool short_sums) = 0;
   // A kernel of this backend from its `image` (as an earlier process kept
   // it), placed in this process's executable memory: its entry set, the
   // rest for the caller to fill in. nullptr when there is no memory.

@@ -13,7 +13,7 @@ namespace {
 // dtypes), each input's layout, the two reductions and the work between
 // them.
 std::string staged_key(Backend& backend, const Region& region, const StagedReduction& staged,
-                       const std::vector<StagedInput>& layout) {
+                       const std::vector<StagedInput>& layout, bool short_sums) {
   std::vector<bool> broadcast;
   std::string inputs;
   for (const StagedInput& in : layout) {
@@ -42,7 +42,7 @@ std::string staged_key(Backend& backend, const Region& region, const StagedReduc
     between += ");";
   }
   return std::string(backend.name()) + "|c" + std::to_string(staged.loop.fuse_class) + "|l" +
-         std::to_string(backend.lanes(staged.loop)) + "|staged pairwise " +
+         std::to_string(backend.lanes(staged.loop)) + (short_sums ? "|staged short " : "|staged pairwise ") +
          op_info(region.nodes[staged.outer].op).name + "(" + between + op_info(region.nodes[staged.inner].op).name +
          ") over " + inputs + "|" + group_key(region, staged.loop, broadcast);
 }
@@ -51,13 +51,13 @@ std::string staged_key(Backend& backend, const Region& region, const StagedReduc
 
 std::shared_ptr<const StagedKernel> compile_staged(Backend& backend, const Region& region,
                                                    const StagedReduction& staged,
-                                                   const std::vector<StagedInput>& layout) {
+                                                   const std::vector<StagedInput>& layout, bool short_sums) {
   static CodeCache<StagedKernel> cache;
   StagedKernel expected;  // what the key fixes of the kernel
-  expected.points = backend.staged_points(staged.loop);
+  expected.points = backend.staged_points(staged.loop, short_sums);
   return cached_code(
-      cache, backend, staged_key(backend, region, staged, layout), expected,
-      [&] { return backend.compile_staged(region, staged, layout); },
+      cache, backend, staged_key(backend, region, staged, layout, short_sums), expected,
+      [&] { return backend.compile_staged(region, staged, layout, short_sums); },
       [](const StagedKernel& k) { return std::to_string(k.points) + " points a step"; });
 }
 

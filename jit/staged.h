@@ -12,11 +12,12 @@
 namespace npy::jit {
 
 // The kernel for the staged reduction over inputs laid out as `layout`
-// (cpu_driver.h, staged_layout), compiling it on first use; nullptr when
+// (cpu_driver.h, staged_layout), its inner sums of fewer than 8 terms
+// (`short_sums`) or of any number, compiling it on first use; nullptr when
 // the backend cannot. Shared with the cache, which may let go of it when
 // it next compiles.
 std::shared_ptr<const StagedKernel> compile_staged(Backend& backend, const Region& region,
                                                    const StagedReduction& staged,
-                                                   const std::vector<StagedInput>& layout);
+                                                   const std::vector<StagedInput>& layout, bool short_sums);
 
 }  // namespace npy::jit

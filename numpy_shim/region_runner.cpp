@@ -415,7 +415,7 @@ class Runner {
     jit::Shape shape = staged.loop.shape;
     jit::orient_staged(staged.outer_axis, shape, inputs);
     const std::shared_ptr<const jit::StagedKernel> kernel =
-        jit::compile_staged(backend, trace_.region, staged, jit::staged_layout(inputs));
+        jit::compile_staged(backend, trace_.region, staged, jit::staged_layout(inputs), shape[2] < 8);
     if (!kernel) {
       release();
       return 0;

@@ -1454,18 +1454,24 @@ class KernelBuilder {
 // registers, and the labels are written as NumPy's int64.
 class StagedKernelBuilder : public KernelBuilder {
  public:
-  // Vectors of points a step takes: two where there are 32 vector
-  // registers (AVX-512); one with 16, where two steps' sixteen running sums
-  // and the rest do not fit (asmjit's allocator was seen to emit invalid
-  // code under that pressure).
+  // Vectors of points a step takes: two, but for sums of any length where
+  // there are 16 vector registers (SSE2, AVX2): two steps' sixteen running
+  // sums and the rest do not fit (asmjit's allocator was seen to emit
+  // invalid code under that pressure).
   static constexpr int kMaxVectors = 2;
-  static int vectors_per_step(int vector_bits) { return vector_bits == 512 ? 2 : 1; }
+  static int vectors_per_step(int vector_bits, bool short_sums) {
+    return short_sums || vector_bits == 512 ? 2 : 1;
+  }
 
   // `fixed[i]`: input i does not move at all (it is read once, before the loops).
+  // `short_sums`: a kernel for inner sums of fewer than 8 terms, which add
+  // one after another (backend.h, compile_staged).
   StagedKernelBuilder(x86::Compiler& cc, const Region& region, const StagedReduction& staged,
-                      const std::vector<StagedInput>& layout, const std::vector<bool>& fixed, int vector_bits)
+                      const std::vector<StagedInput>& layout, const std::vector<bool>& fixed, int vector_bits,
+                      bool short_sums)
       : KernelBuilder(cc, region, staged.loop, fixed, staged.loop.fuse_class, vector_bits), staged_(staged),
-        layout_(layout), inner_(region.nodes[staged.inner]), step_vectors_(vectors_per_step(vector_bits)) {}
+        layout_(layout), inner_(region.nodes[staged.inner]), short_sums_(short_sums),
+        step_vectors_(vectors_per_step(vector_bits, short_sums)) {}
 
   bool build() {
     if (lane_bits(inner_.dtype) != bits_ || !is_float(inner_.dtype)) return false;
@@ -1569,54 +1575,69 @@ class StagedKernelBuilder : public KernelBuilder {
       cc_.mov(inner_at_[i], layout_[i].moves_outer ? outer_at_[i] : rows_[i]);
     }
     if (buffer_offset_.isValid()) cc_.xor_(buffer_offset_, buffer_offset_);
-    // Without a program, one leaf of J terms; with one, its first token,
-    // always a leaf's length. The leaf's code is the one way into the loop
-    // over the tokens.
-    cc_.xor_(in_program, in_program);
-    cc_.mov(leaf_n, inner_count_);
-    cc_.test(leaves, leaves);
-    cc_.jz(leaf);
-    cc_.mov(in_program, 1);
-    cc_.mov(token_at, leaves);
-    cc_.mov(top, scratch);
-    cc_.mov(leaf_n, x86::ptr(token_at));
-    cc_.add(token_at, 8);
+    if (short_sums_) {
+      // Fewer than 8 terms: NumPy adds them one after another, from 0.
+      for (int u = 0; u < step_vectors_; ++u) vc_.set_zero(sums[u]);
+      Label after_j = cc_.newLabel();
+      Label over_j = cc_.newLabel();
+      cc_.mov(j_left, inner_count_);
+      cc_.test(j_left, j_left);
+      cc_.jz(after_j);
+      cc_.bind(over_j);
+      if (!add_terms(sums)) return false;
+      advance_j();
+      cc_.dec(j_left);
+      cc_.jnz(over_j);
+      cc_.bind(after_j);
+    } else {
+      // Without a program, one leaf of J terms; with one, its first token,
+      // always a leaf's length. The leaf's code is the one way into the loop
+      // over the tokens.
+      cc_.xor_(in_program, in_program);
+      cc_.mov(leaf_n, inner_count_);
+      cc_.test(leaves, leaves);
+      cc_.jz(leaf);
+      cc_.mov(in_program, 1);
+      cc_.mov(token_at, leaves);
+      cc_.mov(top, scratch);
+      cc_.mov(leaf_n, x86::ptr(token_at));
+      cc_.add(token_at, 8);
 
-    cc_.bind(leaf);
-    if (!emit_leaf(leaf_n, j_left, sums)) return false;
-    cc_.test(in_program, in_program);
-    cc_.jz(have_sum);
-    for (int u = 0; u < step_vectors_; ++u) vc_.store(vc_.at(top, vc_.bytes() * u), sums[u]);
-    cc_.add(top, entry);
-    // The program's tokens: a leaf's length, 0 to add the top two partial
-    // sums, -1 at its end.
-    Label add_two = cc_.newLabel();
-    cc_.bind(next_token);
-    cc_.mov(token, x86::ptr(token_at));
-    cc_.add(token_at, 8);
-    cc_.test(token, token);
-    cc_.jl(program_end);
-    cc_.jz(add_two);
-    cc_.mov(leaf_n, token);
-    cc_.jmp(leaf);
-    cc_.bind(add_two);
-    cc_.sub(top, entry);
-    for (int u = 0; u < step_vectors_; ++u) {
-      x86::Vec left = vc_.new_vec();
-      x86::Vec right = vc_.new_vec();
-      vc_.load(left, vc_.at(top, vc_.bytes() * u - entry));
-      vc_.load(right, vc_.at(top, vc_.bytes() * u));
-      add(left, left, right);
-      vc_.store(vc_.at(top, vc_.bytes() * u - entry), left);
+      cc_.bind(leaf);
+      if (!emit_leaf(leaf_n, j_left, sums)) return false;
+      cc_.test(in_program, in_program);
+      cc_.jz(have_sum);
+      for (int u = 0; u < step_vectors_; ++u) vc_.store(vc_.at(top, vc_.bytes() * u), sums[u]);
+      cc_.add(top, entry);
+      // The program's tokens: a leaf's length, 0 to add the top two partial
+      // sums, -1 at its end.
+      Label add_two = cc_.newLabel();
+      cc_.bind(next_token);
+      cc_.mov(token, x86::ptr(token_at));
+      cc_.add(token_at, 8);
+      cc_.test(token, token);
+      cc_.jl(program_end);
+      cc_.jz(add_two);
+      cc_.mov(leaf_n, token);
+      cc_.jmp(leaf);
+      cc_.bind(add_two);
+      cc_.sub(top, entry);
+      for (int u = 0; u < step_vectors_; ++u) {
+        x86::Vec left = vc_.new_vec();
+        x86::Vec right = vc_.new_vec();
+        vc_.load(left, vc_.at(top, vc_.bytes() * u - entry));
+        vc_.load(right, vc_.at(top, vc_.bytes() * u));
+        add(left, left, right);
+        vc_.store(vc_.at(top, vc_.bytes() * u - entry), left);
+      }
+      cc_.jmp(next_token);
+      cc_.bind(program_end);
+      cc_.sub(top, entry);
+      for (int u = 0; u < step_vectors_; ++u) {
+        vc_.load(sums[u], vc_.at(top, vc_.bytes() * u));
+        add(sums[u], sums[u], zero());
+      }
     }
-    cc_.jmp(next_token);
-    cc_.bind(program_end);
-    cc_.sub(top, entry);
-    for (int u = 0; u < step_vectors_; ++u) {
-      vc_.load(sums[u], vc_.at(top, vc_.bytes() * u));
-      add(sums[u], sums[u], zero());
-    }
-
     cc_.bind(have_sum);
     for (int u = 0; u < step_vectors_; ++u) {
       if (!select(u, sums[u], k_index, best[u], best_index[u])) return false;
@@ -2038,6 +2059,7 @@ class StagedKernelBuilder : public KernelBuilder {
   const StagedReduction& staged_;
   const std::vector<StagedInput>& layout_;
   const Node& inner_;
+  const bool short_sums_;
   const int step_vectors_;  // vectors_per_step
   x86::Gp inner_count_;
   x86::Gp buffer_offset_;              // j's vectors in the buffers
@@ -2189,8 +2211,8 @@ class X86Backend : public Backend {
 
   int lanes(const Group& group) const override { return vector_bits_ / group.fuse_class; }
   int lane_bytes(const Group& group) const override { return group.fuse_class / 8; }
-  int staged_points(const Group& loop) const override {
-    return StagedKernelBuilder::vectors_per_step(vector_bits_) * vector_bits_ / loop.fuse_class;
+  int staged_points(const Group& loop, bool short_sums) const override {
+    return StagedKernelBuilder::vectors_per_step(vector_bits_, short_sums) * vector_bits_ / loop.fuse_class;
   }
 
   std::unique_ptr<Kernel> compile(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner,
@@ -2227,20 +2249,20 @@ class X86Backend : public Backend {
   }
 
   std::unique_ptr<StagedKernel> compile_staged(const Region& region, const StagedReduction& staged,
-                                               const std::vector<StagedInput>& layout) override {
+                                               const std::vector<StagedInput>& layout, bool short_sums) override {
     std::vector<bool> fixed;
     for (const StagedInput& in : layout) {
       fixed.push_back(in.points == StagedInput::Points::kBroadcast && !in.moves_outer && !in.moves_inner);
     }
     auto kernel = std::make_unique<X86Code<StagedKernel>>();
     const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::LibmSlot>& slots) {
-      StagedKernelBuilder builder(cc, region, staged, layout, fixed, vector_bits_);
+      StagedKernelBuilder builder(cc, region, staged, layout, fixed, vector_bits_, short_sums);
       if (!builder.build()) return false;
       append(slots, builder.libm_slots());
       return true;
     }, [](const CodeHolder&) {});
     if (!made) return nullptr;
-    kernel->points = staged_points(staged.loop);
+    kernel->points = staged_points(staged.loop, short_sums);
     return kernel;
   }
 

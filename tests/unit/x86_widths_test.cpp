@@ -468,7 +468,7 @@ class Runner {
     std::vector<LoopInput> inputs;
     for (int i : staged.loop.inputs) inputs.push_back(loop_input(i, staged.loop.shape));
     std::unique_ptr<StagedKernel>& kernel = staged_kernels_[step_];
-    if (!kernel) kernel = backend_.compile_staged(program_.region, staged, staged_layout(inputs));
+    if (!kernel) kernel = backend_.compile_staged(program_.region, staged, staged_layout(inputs), staged.loop.shape[2] < 8);
     if (!kernel) {
       ADD_FAILURE() << backend_.name() << " made no staged kernel for:\n" << dump_region(program_.region, program_.leaves);
       return;
