@@ -4,11 +4,11 @@
 #include "numpy_shim/tracer.h"
 
 #include <opcode.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -278,8 +278,10 @@ int input_node(Trace& trace, const Operand& o) {
 // and `dtype` now. Such an operation is left to NumPy, which raises its
 // MemoryError at the call, as under python3, rather than recorded and
 // failing (or, as a temporary no kernel writes, succeeding) where the region
-// is computed. Arrays of 16 MiB and more are tried, by asking for their
-// memory and giving it back untouched (no page is faulted in).
+// is computed. Arrays of 16 MiB and more are tried, by mapping their memory
+// as malloc does for such sizes and unmapping it untouched (no page is
+// faulted in): through malloc, the free would raise glibc's threshold for
+// mapping memory, and so change where the program's own arrays come from.
 bool allocation_refused(const Shape& shape, DType dtype) {
   constexpr std::int64_t kTriedBytes = std::int64_t{16} << 20;
   std::int64_t bytes = jit::itemsize(dtype);
@@ -288,9 +290,11 @@ bool allocation_refused(const Shape& shape, DType dtype) {
     bytes *= d;
   }
   if (bytes < kTriedBytes) return false;
-  void* memory = std::malloc(static_cast<std::size_t>(bytes));
-  std::free(memory);
-  return memory == nullptr;
+  void* memory = mmap(nullptr, static_cast<std::size_t>(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                      -1, 0);
+  if (memory == MAP_FAILED) return true;
+  munmap(memory, static_cast<std::size_t>(bytes));
+  return false;
 }
 
 int add_node(Trace& trace, jit::Node node, EagerForm form, const Location& where) {
