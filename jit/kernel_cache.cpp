@@ -1,6 +1,7 @@
 #include "jit/kernel_cache.h"
 
 #include "common/stats.h"
+#include "jit/numpy_loops.h"
 #include "jit/trace_log.h"
 
 namespace npy::jit {
@@ -114,8 +115,9 @@ std::shared_ptr<const Kernel> kernel_for(Backend& backend, const Region& region,
                                          const std::vector<bool>& broadcast_inner, KernelOptions options) {
   static CodeCache<Kernel> cache;
   // The backend's name says its vector width too; the lanes a vector holds
-  // say it again.
-  const std::string key = std::string(backend.name()) + "|c" + std::to_string(group.fuse_class) + "|l" +
+  // say it again. NPY_MATH=fast kernels compute functions differently.
+  const std::string key = std::string(backend.name()) + (fast_math() ? "|fastmath" : "") + "|c" +
+                          std::to_string(group.fuse_class) + "|l" +
                           std::to_string(backend.lanes(group)) + (options.leaf_sums ? "|leaves" : "") +
                           (options.streaming_stores ? "|streaming" : "") + (options.row_results ? "|rows" : "") + "|" +
                           group_key(region, group, broadcast_inner);

@@ -6,7 +6,7 @@ namespace npy::jit {
 
 const OpInfo& op_info(Op op) {
   static const OpInfo kInfos[] = {
-#define NPY_REGION_OP_INFO(name, kind, arity, quiet) {#name, OpKind::kind, arity, quiet},
+#define NPY_REGION_OP_INFO(name, kind, arity, quiet, numpy_loop) {#name, OpKind::kind, arity, quiet, numpy_loop},
       NPY_REGION_OPS(NPY_REGION_OP_INFO)
 #undef NPY_REGION_OP_INFO
   };

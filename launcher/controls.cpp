@@ -82,6 +82,16 @@ const ControlSpec kControls[] = {
        jit::VectorIsa isa;
        return jit::parse_vector_isa(v, isa);
      }},
+    {"NPY_MATH", "numpy|fast",
+     "how kernels compute the functions NumPy computes with algorithms of its own (exp, log, sin, "
+     "power...): through NumPy's own loops, with NumPy's results to the bit (numpy, default), or "
+     "sin cos tan exp exp2 expm1 log log2 log10 log1p with npython's vector code, faster, within "
+     "1 ULP of the exact result but not always NumPy's last bit (fast)",
+     [](const std::string& v, Controls& c) {
+       if (v != "numpy" && v != "fast") return false;
+       c.fast_math = v == "fast";
+       return true;
+     }},
     {"NPY_KERNEL_CACHE", "ABSOLUTE_DIR|off",
      "where compiled kernels are kept for later runs (default $XDG_CACHE_HOME/npython, "
      "else ~/.cache/npython); off (or 0, false, no, in any case): compile in every run",

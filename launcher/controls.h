@@ -14,6 +14,7 @@ struct Controls {
   bool interp_all_frames = false;  // NPY_INTERP=all (default: user)
   unsigned log_channels = 0;        // NPY_JIT_LOG, as jit::LogChannel bits
   bool default_float32 = false;     // NPY_DEFAULT_FLOAT=float32
+  bool fast_math = false;           // NPY_MATH=fast
   std::string kernel_cache;         // NPY_KERNEL_CACHE: an absolute directory, "off", or empty (the default)
   int threads = 0;                  // NPY_THREADS as given; 0: unset (all cores)
 };

@@ -24,6 +24,7 @@
 #include "interp/policy.h"
 #include "jit/disk_cache.h"
 #include "jit/host.h"
+#include "jit/numpy_loops.h"
 #include "jit/trace_log.h"
 #include "jit/warm_up.h"
 #include "launcher/command_line.h"
@@ -283,6 +284,7 @@ int main(int argc, char** argv) {
   // Set before either thread compiles anything.
   npy::jit::set_log_channels(launch.controls.log_channels);
   npy::jit::set_explain(launch.scan.explain_index != 0);
+  npy::jit::set_fast_math(launch.controls.fast_math);
   pthread_t interpreter;
   const int err = pthread_create(&interpreter, &attr, interpreter_thread, &launch);
   pthread_attr_destroy(&attr);

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "numpy_shim/inner_loops.h"
+
 namespace npy::numpy_shim {
 
 PyTypeObject* g_ndarray_type = nullptr;
@@ -33,6 +35,7 @@ bool load_api_if_numpy_imported(PyObject* modules) {
     return true;
   }
   g_ndarray_type = &PyArray_Type;
+  register_inner_loops(numpy);
   return true;
 }
 

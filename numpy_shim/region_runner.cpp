@@ -314,11 +314,19 @@ class Runner {
     }
     order_by(sequence);
     int flags = 0;
+    // An operation no kernel computes, through NumPy (views and item
+    // assignments are NumPy's to make anyway: not counted).
+    static Counter& by_numpy = counter("jit.ops_run_by_numpy");
+    auto run_by_numpy = [&](int node) {
+      const jit::OpKind kind = jit::op_info(nodes_[static_cast<std::size_t>(node)].op).kind;
+      if (kind != jit::OpKind::kView && kind != jit::OpKind::kAssign) by_numpy.add();
+      return run_node(node, &flags, ignored(), false);
+    };
     for (std::size_t s = 0; s < steps.size(); ++s) {
       const jit::Step& step = steps[s];
       if (step.eager) {
         const int status = run_in_driver(step.node, flags);
-        if (status < 0 || (status == 0 && run_node(step.node, &flags, ignored(), false) < 0)) return -1;
+        if (status < 0 || (status == 0 && run_by_numpy(step.node) < 0)) return -1;
         continue;
       }
       if (step.staged) {
@@ -326,7 +334,7 @@ class Runner {
         if (status < 0) return -1;
         if (status == 0) {
           for (int m : jit::staged_nodes(step.staged_reduction)) {
-            if (run_node(m, &flags, ignored(), false) < 0) return -1;
+            if (run_by_numpy(m) < 0) return -1;
           }
         }
         continue;
@@ -336,7 +344,7 @@ class Runner {
       if (status == 0) {  // not compiled, or not in NumPy's order
         for (int m : step.group.members) {
           const int done = run_in_driver(m, flags);
-          if (done < 0 || (done == 0 && run_node(m, &flags, ignored(), false) < 0)) return -1;
+          if (done < 0 || (done == 0 && run_by_numpy(m) < 0)) return -1;
         }
       }
     }

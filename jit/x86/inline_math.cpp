@@ -5,6 +5,7 @@
 #include <iterator>
 #include <limits>
 
+#include "jit/numpy_loops.h"
 #include "jit/x86/math_constants.h"
 
 namespace npy::jit {
@@ -689,12 +690,9 @@ void InlineMath::redo_with_libm(VectorFunction f, const Vec& r, const Vec& x, co
   x86::Gp lanes_at = cc_.newIntPtr();
   cc_.lea(inputs_at, inputs);
   cc_.lea(lanes_at, lanes);
-  const bool float64 = lane_bits == 64;
-  auto slot = std::find_if(libm_slots_.begin(), libm_slots_.end(),
-                           [&](const LibmSlot& s) { return s.f == f && s.float64 == float64; });
-  if (slot == libm_slots_.end()) slot = libm_slots_.insert(slot, {cc_.newLabel(), f, float64});
   InvokeNode* call = nullptr;
-  cc_.invoke(&call, x86::qword_ptr(slot->label), FuncSignatureT<void, void*, const void*, std::uint64_t>());
+  cc_.invoke(&call, x86::qword_ptr(slot(false, static_cast<int>(f), lane_bits == 64).label),
+             FuncSignatureT<void, void*, const void*, std::uint64_t>());
   call->setArg(0, lanes_at);
   call->setArg(1, inputs_at);
   call->setArg(2, mask);
@@ -733,16 +731,60 @@ void InlineMath::emit(VectorFunction f, const Vec& r, const Vec& x, int lane_bit
   redo_with_libm(f, r, x, special, lane_bits);
 }
 
+const InlineMath::CallSlot& InlineMath::slot(bool numpy, int function, bool float64) {
+  auto found = std::find_if(call_slots_.begin(), call_slots_.end(), [&](const CallSlot& s) {
+    return s.numpy == numpy && s.function == function && s.float64 == float64;
+  });
+  if (found == call_slots_.end()) found = call_slots_.insert(found, {cc_.newLabel(), numpy, function, float64});
+  return *found;
+}
+
+void InlineMath::call_numpy(Op op, bool float64, const x86::Gp& base, int out, int a, int b,
+                            const x86::Gp& lanes) {
+  auto at = [&](int offset) {
+    x86::Gp p = cc_.newIntPtr();
+    cc_.lea(p, x86::ptr(base, offset));
+    return p;
+  };
+  const x86::Gp out_at = at(out);
+  const x86::Gp a_at = at(a);
+  const x86::Gp b_at = at(b);
+  InvokeNode* call = nullptr;
+  cc_.invoke(&call, x86::qword_ptr(slot(true, static_cast<int>(op), float64).label),
+             FuncSignatureT<void, void*, const void*, const void*, std::uint64_t>());
+  call->setArg(0, out_at);
+  call->setArg(1, a_at);
+  call->setArg(2, b_at);
+  call->setArg(3, lanes);
+}
+
+std::uint32_t InlineMath::CallSlot::id() const {
+  return static_cast<std::uint32_t>(function) * 4 + (numpy ? 2 : 0) + (float64 ? 1 : 0);
+}
+
+std::uintptr_t InlineMath::CallSlot::address_of(std::uint32_t id) {
+  const bool float64 = (id & 1) != 0;
+  const std::uint32_t function = id / 4;
+  if ((id & 2) == 0) {
+    if (function >= static_cast<std::uint32_t>(kVectorFunctions)) return 0;
+    return reinterpret_cast<std::uintptr_t>(libm_lanes(static_cast<VectorFunction>(function), float64));
+  }
+  if (function >= static_cast<std::uint32_t>(kOpCount)) return 0;
+  const Op op = static_cast<Op>(function);
+  if (!numpy_loop(op, float64 ? DType::kFloat64 : DType::kFloat32)) return 0;
+  return reinterpret_cast<std::uintptr_t>(numpy_lanes(op, float64));
+}
+
 void InlineMath::emit_data() {
   for (const auto& [table, label] : tables_) {
     cc_.align(AlignMode::kData, 64);
     cc_.bind(label);
     cc_.embedDataArray(TypeId::kFloat64, table, 64);
   }
-  for (const LibmSlot& slot : libm_slots_) {
+  for (const CallSlot& slot : call_slots_) {
     cc_.align(AlignMode::kData, 8);
     cc_.bind(slot.label);
-    cc_.embedUInt64(reinterpret_cast<std::uintptr_t>(libm_lanes(slot.f, slot.float64)));
+    cc_.embedUInt64(CallSlot::address_of(slot.id()));
   }
 }
 

@@ -1,4 +1,6 @@
-// The transcendental functions (sin cos tan exp exp2 expm1 log log2 log10
+// The functions NumPy computes with algorithms of its own, in kernels: by
+// default through NumPy's own inner loops (call_numpy), and with NPY_MATH=fast
+// the transcendental functions (sin cos tan exp exp2 expm1 log log2 log10
 // log1p) computed in a kernel's own registers, at its vector width. Every
 // lane is within 2 ULP of the correctly rounded result. float lanes are
 // computed as doubles, with shorter polynomials, except exp's and log's,
@@ -33,19 +35,31 @@ class InlineMath {
   // r = f(x) on lanes of `lane_bits`: 64 (doubles) or 32 (floats).
   void emit(VectorFunction f, const Vec& r, const Vec& x, int lane_bits);
 
-  // The tables the code reads and its libm slots, once the kernel's
+  // NumPy's `op` (numpy_loops.h) on `lanes` doubles or floats: the results
+  // at base + out from the operands at base + a (and base + b, for two).
+  void call_numpy(Op op, bool float64, const asmjit::x86::Gp& base, int out, int a, int b,
+                  const asmjit::x86::Gp& lanes);
+
+  // The tables the code reads and its call slots, once the kernel's
   // function has ended.
   void emit_data();
 
-  // A slot in the kernel's data that holds the address of libm's lanes of
-  // a function (vector_math.h): kernels call them through it, so that their
-  // code runs from any address once a process writes its own address there.
-  struct LibmSlot {
+  // A slot in the kernel's data that holds the address of a function its
+  // code calls (vector_math.h): libm's lanes of a VectorFunction, or NumPy's
+  // lanes of an Op. Kernels call through it, so that their code runs from
+  // any address once a process writes its own address there.
+  struct CallSlot {
     asmjit::Label label;
-    VectorFunction f;
+    bool numpy;
+    int function;  // a VectorFunction, or an Op where `numpy`
     bool float64;
+
+    // The slot's function in 32 bits, for a kernel's stored image, and the
+    // address in this process of the function an id names (0: none).
+    std::uint32_t id() const;
+    static std::uintptr_t address_of(std::uint32_t id);
   };
-  const std::vector<LibmSlot>& libm_slots() const { return libm_slots_; }
+  const std::vector<CallSlot>& call_slots() const { return call_slots_; }
 
   // What each function's code is made of.
   struct Function;
@@ -147,6 +161,8 @@ class InlineMath {
   Vec log_floats(const Vec& x);
 
   void redo_with_libm(VectorFunction f, const Vec& r, const Vec& x, const Vec& special, int lane_bits);
+  // The slot of a function, added on first use.
+  const CallSlot& slot(bool numpy, int function, bool float64);
 
   asmjit::x86::Compiler& cc_;
   const VectorCode& vc_;
@@ -155,7 +171,7 @@ class InlineMath {
   // an address register.
   std::map<const double*, asmjit::Label> tables_;
   std::map<const double*, asmjit::x86::Gp> table_bases_;
-  std::vector<LibmSlot> libm_slots_;
+  std::vector<CallSlot> call_slots_;
 };
 
 }  // namespace npy::jit

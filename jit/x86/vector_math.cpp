@@ -1,9 +1,28 @@
 #include "jit/x86/vector_math.h"
 
+#include <asmjit/core.h>
+
+#include <array>
 #include <cmath>
+#include <utility>
+
+#include "jit/numpy_loops.h"
 
 namespace npy::jit {
 namespace {
+
+// Whether this CPU has AVX: kernels that use it leave the registers' upper
+// halves dirty, which makes the SSE code of NumPy's loops and libm stall on
+// every instruction until vzeroupper (all vector registers are the caller's
+// to save across a call, so nothing is lost).
+const bool kHasAvx = asmjit::CpuInfo::host().features().x86().hasAVX();
+
+inline void clean_upper_halves() {
+  if (kHasAvx) {
+    asm volatile("vzeroupper" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+                 "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory");
+  }
+}
 
 template <VectorFunction F, class T>
 T libm(T x) {
@@ -24,6 +43,7 @@ T libm(T x) {
 
 template <VectorFunction F, class T>
 __attribute__((noinline, cold)) void recompute(void* lanes, const void* inputs, std::uint64_t mask) {
+  clean_upper_halves();
   T* out = static_cast<T*>(lanes);
   const T* in = static_cast<const T*>(inputs);
   for (; mask != 0; mask &= mask - 1) {
@@ -37,7 +57,26 @@ LibmLanes lanes_of(bool float64) {
   return float64 ? &recompute<F, double> : &recompute<F, float>;
 }
 
+// One function per op and float type, so that a kernel's slot names both by
+// its address alone.
+template <int Index>
+void numpy_lanes_of(void* out, const void* a, const void* b, std::uint64_t count) {
+  clean_upper_halves();
+  run_numpy_loop(static_cast<Op>(Index / 2), Index % 2 ? DType::kFloat64 : DType::kFloat32, out, a, b,
+                 static_cast<std::int64_t>(count));
+}
+
+template <int... Index>
+constexpr auto numpy_lanes_table(std::integer_sequence<int, Index...>) {
+  return std::array<NumpyLanes, sizeof...(Index)>{&numpy_lanes_of<Index>...};
+}
+
 }  // namespace
+
+NumpyLanes numpy_lanes(Op op, bool float64) {
+  static constexpr auto kTable = numpy_lanes_table(std::make_integer_sequence<int, kOpCount * 2>());
+  return kTable[static_cast<std::size_t>(op) * 2 + (float64 ? 1 : 0)];
+}
 
 LibmLanes libm_lanes(VectorFunction f, bool float64) {
   switch (f) {

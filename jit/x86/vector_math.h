@@ -1,9 +1,12 @@
-// The transcendental functions kernels compute (inline_math.h), and libm's
-// part of them: the lanes outside the vector code's domain, which kernels
-// hand back here so that results and IEEE flags match libm there.
+// The functions kernels call from their code: libm's part of the
+// transcendental functions they compute themselves (inline_math.h: the lanes
+// outside the vector code's domain, so that results and IEEE flags match
+// libm there), and NumPy's inner loops on a vector's lanes (numpy_loops.h).
 #pragma once
 
 #include <cstdint>
+
+#include "jit/region_ops.h"
 
 namespace npy::jit {
 
@@ -14,5 +17,11 @@ constexpr int kVectorFunctions = 10;
 // same lane of `inputs` (doubles, or floats).
 using LibmLanes = void (*)(void* lanes, const void* inputs, std::uint64_t mask);
 LibmLanes libm_lanes(VectorFunction f, bool float64);
+
+// Sets the first `count` lanes of `out` to NumPy's `op` of the same lanes of
+// `a` (and `b`, for two operands), doubles or floats, through its registered
+// inner loop.
+using NumpyLanes = void (*)(void* out, const void* a, const void* b, std::uint64_t count);
+NumpyLanes numpy_lanes(Op op, bool float64);
 
 }  // namespace npy::jit

@@ -18,10 +18,12 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "jit/backend.h"
 #include "jit/host.h"
+#include "jit/numpy_loops.h"
 #include "jit/trace_log.h"
 #include "jit/x86/inline_math.h"
 #include "jit/x86/math_constants.h"
@@ -61,13 +63,6 @@ bool uses_index(const Region& region, const Group& group) {
 }
 
 bool is_arg_reduction(const Node& node) { return node.op == Op::argmin || node.op == Op::argmax; }
-
-// A leaf_sums kernel also gets a paired function (Kernel::paired) when its
-// one reduction is its ordered sum and it counts no indices: the paired
-// function's doubled state (pointers, running sums) then fits the registers.
-bool can_pair_leaves(const Region& region, const Group& group) {
-  return group.reductions.size() == 1 && !uses_index(region, group);
-}
 
 // The lanes min and max reductions compare `compute` values in: its own, or
 // 32-bit lanes for 8- and 16-bit integers.
@@ -123,10 +118,40 @@ std::optional<VectorFunction> vector_function_of(Op op) {
   }
 }
 
-// x**2, the one power the backend computes: exactly x*x, as NumPy's.
+// x**2, the one power the backend computes itself: exactly x*x, as NumPy's.
 bool is_square_power(const Region& region, const Node& node) {
   const Node& exponent = region.nodes[node.inputs[1]];
   return node.op == Op::power && exponent.is_scalar_constant && exponent.constant_float == 2.0;
+}
+
+// How a kernel computes a float op that NumPy computes with an algorithm of
+// its own (region_ops.h: numpy_loop).
+enum class MathRoute {
+  kNone,       // it cannot: NumPy runs it
+  kInline,     // npython's own vector code (NPY_MATH=fast)
+  kNumpyLoop,  // NumPy's inner loop on the vector's lanes
+};
+
+MathRoute math_route(const Region& region, const Node& node) {
+  if (!op_info(node.op).numpy_loop || is_square_power(region, node)) return MathRoute::kNone;
+  if (fast_math() && vector_function_of(node.op)) return MathRoute::kInline;
+  if (node.dtype != node.compute) return MathRoute::kNone;
+  return numpy_loop(node.op, node.compute) ? MathRoute::kNumpyLoop : MathRoute::kNone;
+}
+
+bool calls_numpy_loops(const Region& region, const Group& group) {
+  for (int m : group.members) {
+    if (math_route(region, region.nodes[m]) == MathRoute::kNumpyLoop) return true;
+  }
+  return false;
+}
+
+// A leaf_sums kernel also gets a paired function (Kernel::paired) when its
+// one reduction is its ordered sum and it counts no indices nor calls
+// NumPy's loops: the paired function's doubled state (pointers, running
+// sums) then fits the registers.
+bool can_pair_leaves(const Region& region, const Group& group) {
+  return group.reductions.size() == 1 && !uses_index(region, group) && !calls_numpy_loops(region, group);
 }
 
 bool int_op(Op op, DType compute) {
@@ -176,8 +201,8 @@ class KernelBuilder {
 
   // The function build() made.
   Label label() const { return label_; }
-  // The libm slots its code calls through (InlineMath::LibmSlot).
-  const std::vector<InlineMath::LibmSlot>& libm_slots() const { return math_.libm_slots(); }
+  // The slots its code calls through (InlineMath::CallSlot).
+  const std::vector<InlineMath::CallSlot>& call_slots() const { return math_.call_slots(); }
 
   bool build() {
     FuncNode* fn = cc_.addFunc(FuncSignatureT<void, void* const*, std::int64_t, void*, const void*, std::int64_t,
@@ -209,6 +234,7 @@ class KernelBuilder {
       cc_.mov(p, x86::ptr(slots, static_cast<int32_t>(8 * i)));
       (i < nslots ? pointers_ : other_.pointers).push_back(p);
     }
+    if (!plan_loop_calls()) return false;
     for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
       const Node& node = region_.nodes[group_.reductions[r]];
       const VectorCode& code = accumulator_code(node);
@@ -303,16 +329,23 @@ class KernelBuilder {
         cc_.vpaddd(index_, index_, lane);
       }
     }
+    if (!loop_calls_.empty()) {
+      cc_.mov(block_pending_, vectors_);
+      cc_.xor_(block_cursor_, block_cursor_);
+      cc_.xor_(block_filled_, block_filled_);
+    }
     before_loop_ = cc_.cursor();
     // One vector of the row: its members, outputs, reductions (`copy_`: which
     // of a step's), and the pointers moved on.
     auto emit_vector = [&]() {
       for (int side = 0; side < sides(); ++side) {
+        if (!fill_block()) return false;
         values_ = fixed_;
         if (!emit_members()) return false;
         for (std::size_t o = 0; o < nout; ++o) {
           if (!store_output(o)) return false;
         }
+        if (!loop_calls_.empty()) cc_.add(block_cursor_, vc_.bytes());
         if (index_.isValid()) {
           const x86::Vec step = broadcast_int(lanes_);
           wide() ? cc_.vpaddq(index_, index_, step) : cc_.vpaddd(index_, index_, step);
@@ -619,6 +652,7 @@ class KernelBuilder {
   // earlier one takes its value.
   bool emit_members() {
     for (int m : group_.members) {
+      if (only_loops_use_.count(m)) continue;
       const int same = earlier_equal_member(m);
       if (same >= 0) {
         values_[m] = values_[same];
@@ -794,6 +828,12 @@ class KernelBuilder {
 
   bool emit_member(int index) {
     const Node& node = region_.nodes[index];
+    if (const LoopCall* call = loop_call(index); call && (block_level_ == 0 || call->level < block_level_)) {
+      x86::Vec r = vc_.new_vec();
+      vc_.load(r, block_at(call->out_offset));
+      values_[index] = {r, Repr::kFloat, node.dtype};
+      return true;
+    }
     const OpKind kind = op_info(node.op).kind;
     if (kind == OpKind::kReduce) return emit_reduction(index);
     if (kind == OpKind::kIndex) return emit_arange(index);
@@ -1095,6 +1135,211 @@ class KernelBuilder {
 
   // A paired function's two runs of rows: the state of the one emitted now
   // and of the other, which swap_sides() exchanges.
+  // Members NumPy's loops compute (MathRoute::kNumpyLoop) are computed a
+  // block of vectors at a time, so that each loop runs on many lanes a call:
+  // at the first vector of a block, a pass over the block's vectors stores
+  // their operands in buffers on the stack, then each loop runs once on them
+  // (level by level: a loop whose operand needs another's result runs after
+  // it); the vectors' own pass reads the results.
+  struct LoopCall {
+    int member;
+    int level;          // 1 + the highest level its operands need
+    int in_offset[2];   // its operands' buffers in the stack area
+    int out_offset;     // its results' buffer
+  };
+
+  const LoopCall* loop_call(int member) const {
+    for (const LoopCall& call : loop_calls_) {
+      if (call.member == member) return &call;
+    }
+    return nullptr;
+  }
+
+  bool is_member(int node) const {
+    return std::find(group_.members.begin(), group_.members.end(), node) != group_.members.end();
+  }
+
+  bool is_output(int node) const {
+    return std::find(group_.outputs.begin(), group_.outputs.end(), node) != group_.outputs.end();
+  }
+
+  // Plans the loop calls, the members each level's pass computes and those
+  // the vectors' pass leaves out, and makes the block's registers and stack
+  // area; false where the group cannot be computed so.
+  bool plan_loop_calls() {
+    std::map<int, int> level;  // per member: the highest loop call level its value needs
+    for (int m : group_.members) {
+      const Node& node = region_.nodes[m];
+      const int same = earlier_equal_member(m);
+      if (same >= 0) {
+        level[m] = level[same];
+        continue;
+      }
+      int need = 0;
+      for (int a = 0; a < op_info(node.op).arity; ++a) {
+        const auto found = level.find(node.inputs[a]);
+        if (found != level.end()) need = std::max(need, found->second);
+      }
+      if (math_route(region_, node) == MathRoute::kNumpyLoop) {
+        loop_calls_.push_back({m, need + 1, {0, 0}, 0});
+        need += 1;
+      }
+      level[m] = need;
+    }
+    if (loop_calls_.empty()) return true;
+    if (paired_) return false;
+    int area = 0;
+    const int block_bytes = block_vectors() * vc_.bytes();
+    for (LoopCall& call : loop_calls_) {
+      loop_levels_ = std::max(loop_levels_, call.level);
+      for (int a = 0; a < op_info(region_.nodes[call.member].op).arity; ++a) {
+        call.in_offset[a] = area;
+        area += block_bytes;
+      }
+      call.out_offset = area;
+      area += block_bytes;
+    }
+    // Each level's pass: the members its calls' operands need, down to the
+    // results of earlier levels' calls.
+    level_members_.assign(static_cast<std::size_t>(loop_levels_) + 1, {});
+    for (int l = 1; l <= loop_levels_; ++l) {
+      std::vector<int> pending;
+      for (const LoopCall& call : loop_calls_) {
+        if (call.level != l) continue;
+        const Node& node = region_.nodes[call.member];
+        for (int a = 0; a < op_info(node.op).arity; ++a) pending.push_back(node.inputs[a]);
+      }
+      std::set<int>& members = level_members_[static_cast<std::size_t>(l)];
+      while (!pending.empty()) {
+        const int n = pending.back();
+        pending.pop_back();
+        if (!is_member(n) || !members.insert(n).second) continue;
+        const OpKind kind = op_info(region_.nodes[n].op).kind;
+        if (kind == OpKind::kReduce || kind == OpKind::kNorm) return false;
+        const auto same = same_as_.find(n);
+        if (same != same_as_.end()) {
+          pending.push_back(same->second);
+        } else if (!loop_call(n)) {
+          for (int a = 0; a < op_info(region_.nodes[n].op).arity; ++a) pending.push_back(region_.nodes[n].inputs[a]);
+        }
+      }
+    }
+    // Members whose every user is a loop call (or such a member) are left
+    // out of the vectors' pass.
+    for (auto m = group_.members.rbegin(); m != group_.members.rend(); ++m) {
+      if (is_output(*m) || loop_call(*m)) continue;
+      bool used = false, only_loops = true;
+      for (int other : group_.members) {
+        const Node& node = region_.nodes[other];
+        const auto same = same_as_.find(other);
+        bool uses = same != same_as_.end() && same->second == *m;
+        for (int a = 0; a < op_info(node.op).arity && same == same_as_.end(); ++a) uses = uses || node.inputs[a] == *m;
+        if (!uses) continue;
+        used = true;
+        only_loops = only_loops && same == same_as_.end() && (loop_call(other) || only_loops_use_.count(other));
+      }
+      if (used && only_loops) only_loops_use_.insert(*m);
+    }
+    block_area_ = cc_.newStack(static_cast<std::uint32_t>(area), 64);
+    block_cursor_ = cc_.newIntPtr("block_cursor");
+    block_filled_ = cc_.newIntPtr("block_filled");
+    block_pending_ = cc_.newInt64("block_pending");
+    block_offset_ = block_cursor_;
+    return true;
+  }
+
+  // Vectors a block holds: 256 lanes.
+  int block_vectors() const { return std::max(1, 256 / lanes_); }
+
+  // A buffer's current vector in the stack area.
+  x86::Mem block_at(int offset) {
+    x86::Gp base = cc_.newIntPtr();
+    cc_.lea(base, block_area_);
+    return vc_.at(base, block_offset_, 0, offset);
+  }
+
+  // At a block's first vector, its loop calls' results (see LoopCall).
+  bool fill_block() {
+    if (loop_calls_.empty()) return true;
+    Label ready = cc_.newLabel();
+    cc_.cmp(block_cursor_, block_filled_);
+    cc_.jne(ready);
+    x86::Gp count = cc_.newInt64("block_vectors");
+    cc_.mov(count, block_vectors());
+    cc_.cmp(block_pending_, count);
+    cc_.cmovb(count, block_pending_);
+    cc_.sub(block_pending_, count);
+    const std::vector<x86::Gp> vector_pointers = pointers_;
+    const x86::Vec vector_index = index_;
+    x86::Gp base = cc_.newIntPtr();
+    for (int l = 1; l <= loop_levels_; ++l) {
+      block_level_ = l;
+      for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
+        if (broadcast_[i]) continue;
+        pointers_[i] = cc_.newIntPtr();
+        cc_.mov(pointers_[i], vector_pointers[i]);
+      }
+      if (vector_index.isValid()) {
+        index_ = vc_.new_vec();
+        vc_.copy(index_, vector_index);
+      }
+      block_offset_ = cc_.newIntPtr("block_offset");
+      cc_.xor_(block_offset_, block_offset_);
+      x86::Gp left = cc_.newInt64();
+      cc_.mov(left, count);
+      Label each = cc_.newLabel();
+      cc_.bind(each);
+      values_ = fixed_;
+      const std::set<int>& members = level_members_[static_cast<std::size_t>(l)];
+      for (int m : group_.members) {
+        if (!members.count(m)) continue;
+        const auto same = same_as_.find(m);
+        if (same != same_as_.end()) {
+          values_[m] = values_[same->second];
+        } else if (!emit_member(m)) {
+          return false;
+        }
+      }
+      for (const LoopCall& call : loop_calls_) {
+        if (call.level != l) continue;
+        const Node& node = region_.nodes[call.member];
+        for (int a = 0; a < op_info(node.op).arity; ++a) {
+          Value v;
+          if (!operand(node.inputs[a], node.compute, v) || v.repr != Repr::kFloat) return false;
+          vc_.store(block_at(call.in_offset[a]), v.reg);
+        }
+      }
+      for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
+        if (!broadcast_[i]) cc_.add(pointers_[i], lanes_ * itemsize(region_.nodes[group_.inputs[i]].dtype));
+      }
+      if (index_.isValid()) {
+        const x86::Vec step = broadcast_int(lanes_);
+        wide() ? cc_.vpaddq(index_, index_, step) : cc_.vpaddd(index_, index_, step);
+      }
+      cc_.add(block_offset_, vc_.bytes());
+      cc_.dec(left);
+      cc_.jnz(each);
+      x86::Gp lanes = cc_.newInt64("block_lanes");
+      cc_.imul(lanes, count, lanes_);
+      cc_.lea(base, block_area_);
+      for (const LoopCall& call : loop_calls_) {
+        if (call.level != l) continue;
+        const Node& node = region_.nodes[call.member];
+        const bool binary = op_info(node.op).arity == 2;
+        math_.call_numpy(node.op, node.compute == DType::kFloat64, base, call.out_offset, call.in_offset[0],
+                         binary ? call.in_offset[1] : call.in_offset[0], lanes);
+      }
+    }
+    pointers_ = vector_pointers;
+    index_ = vector_index;
+    block_level_ = 0;
+    block_offset_ = block_cursor_;
+    cc_.xor_(block_cursor_, block_cursor_);
+    cc_.imul(block_filled_, count, vc_.bytes());
+    cc_.bind(ready);
+    return true;
+  }
+
   int sides() const { return paired_ ? 2 : 1; }
   void swap_sides() {
     std::swap(pointers_, other_.pointers);
@@ -1433,6 +1678,15 @@ class KernelBuilder {
   VectorCode::Mask lane_mask_bits_;      // lane_mask_bits()
   bool have_lane_mask_bits_ = false;
   x86::Vec index_;  // element indices of the current vector (uses_index groups)
+  std::vector<LoopCall> loop_calls_;
+  int loop_levels_ = 0;
+  std::vector<std::set<int>> level_members_;  // per level: the members its pass computes
+  std::set<int> only_loops_use_;              // members the vectors' pass leaves out
+  int block_level_ = 0;                       // the level whose pass is emitted; 0: the vectors'
+  x86::Mem block_area_;
+  x86::Gp block_cursor_, block_filled_;       // bytes of each buffer read, and filled
+  x86::Gp block_pending_;                     // the row's vectors not in a block yet
+  x86::Gp block_offset_;                      // where buffers are read: block_cursor_, or a pass's own
   bool have_zero_ = false, have_ones_ = false;
   std::map<int, Value> fixed_;   // inputs loaded before the loop
   std::map<int, Value> values_;  // per iteration
@@ -2132,8 +2386,8 @@ class X86Backend : public Backend {
         } else if (c == DType::kBool) {
           if (!bool_op(node.op)) return -1;
         } else if (is_float(c)) {
-          if (!float_op(node.op) && !vector_function_of(node.op)) return -1;
-          if (node.op == Op::power && !is_square_power(region, node)) return -1;
+          const bool own = float_op(node.op) && (node.op != Op::power || is_square_power(region, node));
+          if (!own && math_route(region, node) == MathRoute::kNone) return -1;
         } else if (lane_bits(c) != 0) {
           if (!int_op(node.op, c)) return -1;
         } else {
@@ -2223,14 +2477,14 @@ class X86Backend : public Backend {
     const int bits = group.fuse_class;
     const bool pairs = leaf_sums && can_pair_leaves(region, group);
     Label paired;
-    const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::LibmSlot>& slots) {
+    const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::CallSlot>& slots) {
       KernelBuilder builder(cc, region, group, broadcast_inner, bits, vector_bits_, options);
       if (!builder.build()) return false;
-      append(slots, builder.libm_slots());
+      append(slots, builder.call_slots());
       if (!pairs) return true;
       KernelBuilder pair_builder(cc, region, group, broadcast_inner, bits, vector_bits_, options, true);
       if (!pair_builder.build()) return false;
-      append(slots, pair_builder.libm_slots());
+      append(slots, pair_builder.call_slots());
       paired = pair_builder.label();
       return true;
     }, [&](const CodeHolder& code) {
@@ -2255,10 +2509,10 @@ class X86Backend : public Backend {
       fixed.push_back(in.points == StagedInput::Points::kBroadcast && !in.moves_outer && !in.moves_inner);
     }
     auto kernel = std::make_unique<X86Code<StagedKernel>>();
-    const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::LibmSlot>& slots) {
+    const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::CallSlot>& slots) {
       StagedKernelBuilder builder(cc, region, staged, layout, fixed, vector_bits_, short_sums);
       if (!builder.build()) return false;
-      append(slots, builder.libm_slots());
+      append(slots, builder.call_slots());
       return true;
     }, [](const CodeHolder&) {});
     if (!made) return nullptr;
@@ -2275,13 +2529,13 @@ class X86Backend : public Backend {
   }
 
  private:
-  static void append(std::vector<InlineMath::LibmSlot>& to, const std::vector<InlineMath::LibmSlot>& from) {
+  static void append(std::vector<InlineMath::CallSlot>& to, const std::vector<InlineMath::CallSlot>& from) {
     to.insert(to.end(), from.begin(), from.end());
   }
 
   // A kernel's image (Kernel::image) is its code from the entry on, then,
-  // for each libm slot, the slot's offset from the entry and the function
-  // (VectorFunction * 2 + float64), 4 bytes each, then the number of slots
+  // for each call slot, the slot's offset from the entry and its function
+  // (InlineMath::CallSlot::id), 4 bytes each, then the number of slots
   // in 4 bytes: where a process that loads the code writes its addresses.
   static constexpr std::size_t kSlotRecordBytes = 8;
 
@@ -2295,7 +2549,7 @@ class X86Backend : public Backend {
   }
 
   // Builds the functions `build` emits (false: it cannot) and lists their
-  // libm slots, the first function the kernel's entry, then calls `placed`
+  // call slots, the first function the kernel's entry, then calls `placed`
   // with the code in place; sets the listing when code is logged.
   template <typename Code, typename Build, typename Placed>
   bool generate(X86Code<Code>& kernel, Build build, Placed placed) {
@@ -2305,7 +2559,7 @@ class X86Backend : public Backend {
     const bool listing = log_enabled(LogChannel::kOutputCode);
     if (listing) code.setLogger(&logger);
     x86::Compiler cc(&code);
-    std::vector<InlineMath::LibmSlot> slots;
+    std::vector<InlineMath::CallSlot> slots;
     if (!build(cc, slots)) return false;
     std::string unlowered;
     if (vector_bits_ == 128 && !lower_to_sse2(cc, unlowered)) {
@@ -2321,16 +2575,16 @@ class X86Backend : public Backend {
     if (code.relocEntries().empty() && !code.hasAddressTable()) {
       const auto* start = reinterpret_cast<const std::uint8_t*>(kernel.entry);
       kernel.image.assign(start, start + code.codeSize());
-      for (const InlineMath::LibmSlot& slot : slots) {
+      for (const InlineMath::CallSlot& slot : slots) {
         put_u32(kernel.image, static_cast<std::uint32_t>(code.labelOffsetFromBase(slot.label)));
-        put_u32(kernel.image, static_cast<std::uint32_t>(static_cast<int>(slot.f) * 2 + slot.float64));
+        put_u32(kernel.image, slot.id());
       }
       put_u32(kernel.image, static_cast<std::uint32_t>(slots.size()));
     }
     return true;
   }
 
-  // The code of `image`, placed, with this process's libm addresses in its
+  // The code of `image`, placed, with this process's addresses in its call
   // slots; nullptr when the image is malformed or there is no memory.
   template <typename Code>
   std::unique_ptr<Code> place_image(const std::vector<std::uint8_t>& image) {
@@ -2342,10 +2596,8 @@ class X86Backend : public Backend {
     for (std::size_t k = 0; k < count; ++k) {
       const std::uint8_t* record = image.data() + code_size + k * kSlotRecordBytes;
       const std::size_t offset = get_u32(record);
-      const std::uint32_t function = get_u32(record + 4);
-      if (offset + 8 > code_size || function / 2 >= static_cast<std::uint32_t>(kVectorFunctions)) return nullptr;
-      const auto address = reinterpret_cast<std::uintptr_t>(
-          libm_lanes(static_cast<VectorFunction>(function / 2), (function & 1) != 0));
+      const std::uintptr_t address = InlineMath::CallSlot::address_of(get_u32(record + 4));
+      if (offset + 8 > code_size || address == 0) return nullptr;
       std::memcpy(code.data() + offset, &address, sizeof address);
     }
     void* executable = nullptr;

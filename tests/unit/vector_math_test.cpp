@@ -18,10 +18,19 @@
 #include "jit/backend.h"
 #include "jit/fusion.h"
 #include "jit/host.h"
+#include "jit/numpy_loops.h"
 #include "jit/region.h"
 
 namespace npy::jit {
 namespace {
+
+// These tests check npython's own vector code, which kernels use with
+// NPY_MATH=fast (by default they call NumPy's loops).
+class FastMath : public ::testing::Environment {
+ public:
+  void SetUp() override { set_fast_math(true); }
+};
+::testing::Environment* const kFastMath = ::testing::AddGlobalTestEnvironment(new FastMath);
 
 constexpr int kFlags = FE_INVALID | FE_OVERFLOW | FE_DIVBYZERO | FE_UNDERFLOW;
 constexpr long double kPio2 = 1.570796326794896619231321691639751442L;

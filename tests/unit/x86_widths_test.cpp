@@ -31,12 +31,14 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "jit/backend.h"
 #include "jit/cpu_driver.h"
 #include "jit/fusion.h"
 #include "jit/host.h"
+#include "jit/numpy_loops.h"
 #include "jit/trace_log.h"
 
 namespace npy::jit {
@@ -49,6 +51,64 @@ constexpr DType kAllTypes[] = {DType::kBool,   DType::kInt8,   DType::kInt16,   
 // Lengths from empty through one and a few vectors (4, 8 or 16 lanes) with
 // odd tails, to a few spans.
 constexpr std::int64_t kLengths[] = {0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 64, 65, 100, 127, 129, 1000, 4099};
+
+// Stand-ins for NumPy's inner loops (numpy_loops.h), which kernels call by
+// default: libm's functions, and for // and % formulas of the same kind as
+// NumPy's. Every width calls the same loop on the same lanes, so results
+// must agree to the bit.
+template <typename T>
+T stand_in(Op op, T a, T b) {
+  switch (op) {
+    case Op::power: return std::pow(a, b);
+    case Op::arctan2: return std::atan2(a, b);
+    case Op::floor_divide: return std::floor(a / b);
+    case Op::remainder: return a - std::floor(a / b) * b;
+    case Op::exp: return std::exp(a);
+    case Op::exp2: return std::exp2(a);
+    case Op::expm1: return std::expm1(a);
+    case Op::log: return std::log(a);
+    case Op::log2: return std::log2(a);
+    case Op::log10: return std::log10(a);
+    case Op::log1p: return std::log1p(a);
+    case Op::sin: return std::sin(a);
+    case Op::cos: return std::cos(a);
+    case Op::tan: return std::tan(a);
+    case Op::arcsin: return std::asin(a);
+    case Op::arccos: return std::acos(a);
+    case Op::arctan: return std::atan(a);
+    case Op::sinh: return std::sinh(a);
+    case Op::cosh: return std::cosh(a);
+    case Op::tanh: return std::tanh(a);
+    default: return a;
+  }
+}
+
+template <typename T, int OpIndex>
+void stand_in_loop(char** args, const std::intptr_t* dimensions, const std::intptr_t* steps, void*) {
+  const auto op = static_cast<Op>(OpIndex);
+  const bool binary = op_info(op).arity == 2;
+  char* out = args[binary ? 2 : 1];
+  for (std::intptr_t i = 0; i < dimensions[0]; ++i) {
+    T a, b = T();
+    std::memcpy(&a, args[0] + i * steps[0], sizeof a);
+    if (binary) std::memcpy(&b, args[1] + i * steps[1], sizeof b);
+    const T r = stand_in(op, a, b);
+    std::memcpy(out + i * steps[binary ? 2 : 1], &r, sizeof r);
+  }
+}
+
+template <int... Index>
+void register_stand_ins(std::integer_sequence<int, Index...>) {
+  ((set_numpy_loop(static_cast<Op>(Index), DType::kFloat64, {&stand_in_loop<double, Index>, nullptr}),
+    set_numpy_loop(static_cast<Op>(Index), DType::kFloat32, {&stand_in_loop<float, Index>, nullptr})),
+   ...);
+}
+
+class StandInLoops : public ::testing::Environment {
+ public:
+  void SetUp() override { register_stand_ins(std::make_integer_sequence<int, kOpCount>()); }
+};
+::testing::Environment* const kStandInLoops = ::testing::AddGlobalTestEnvironment(new StandInLoops);
 
 // How an array's values are drawn.
 enum class Fill {
@@ -615,11 +675,13 @@ std::string name_of(Op o, DType t, std::int64_t n) {
 const Op kFloatUnary[] = {Op::negative, Op::positive, Op::absolute, Op::sqrt,  Op::square, Op::reciprocal,
                           Op::floor,    Op::ceil,     Op::trunc,    Op::rint,  Op::isnan,  Op::isinf,
                           Op::isfinite, Op::sin,      Op::cos,      Op::tan,   Op::exp,    Op::exp2,
-                          Op::expm1,    Op::log,      Op::log2,     Op::log10, Op::log1p,  Op::logical_not};
+                          Op::expm1,    Op::log,      Op::log2,     Op::log10, Op::log1p,  Op::logical_not,
+                          Op::arcsin,   Op::arccos,   Op::arctan,   Op::sinh,  Op::cosh,   Op::tanh};
 
 const Op kFloatBinary[] = {Op::add,       Op::subtract,   Op::multiply,   Op::divide,        Op::minimum,
                            Op::maximum,   Op::equal,      Op::not_equal,  Op::less,          Op::less_equal,
-                           Op::greater,   Op::greater_equal, Op::logical_and, Op::logical_or, Op::logical_xor};
+                           Op::greater,   Op::greater_equal, Op::logical_and, Op::logical_or, Op::logical_xor,
+                           Op::power,     Op::arctan2,    Op::floor_divide, Op::remainder};
 
 bool gives_bool(Op o) {
   switch (o) {
@@ -629,6 +691,21 @@ bool gives_bool(Op o) {
       return true;
     default: return false;
   }
+}
+
+// Each function NumPy computes with an algorithm of its own, as kernels
+// compute it: through NumPy's loop (here its stand-in), and with
+// NPY_MATH=fast through npython's own vector code where it has some.
+void check_both_ways(const Program& p, Op o, const std::string& what) {
+  if (!op_info(o).numpy_loop) {
+    check(p, what);
+    return;
+  }
+  set_fast_math(false);
+  check(p, what + " (NumPy's loop)");
+  set_fast_math(true);
+  if (!::testing::Test::HasFailure()) check(p, what + " (NPY_MATH=fast)");
+  set_fast_math(false);
 }
 
 TEST(X86Widths, FloatElementwise) {
@@ -641,14 +718,14 @@ TEST(X86Widths, FloatElementwise) {
                                                                                                          : Fill::kMixed;
         const int x = p.array(t, {n}, fill);
         p.result(p.op(o, {x}, t, gives_bool(o) ? DType::kBool : t));
-        check(p, name_of(o, t, n));
+        check_both_ways(p, o, name_of(o, t, n));
       }
       for (Op o : kFloatBinary) {
         Program p(n * 17 + static_cast<int>(o));
         const Fill fill = o == Op::minimum || o == Op::maximum ? Fill::kZeros : Fill::kMixed;
         const int x = p.array(t, {n}, fill), y = p.array(t, {n}, fill);
         p.result(p.op(o, {x, y}, t, gives_bool(o) ? DType::kBool : t));
-        check(p, name_of(o, t, n));
+        check_both_ways(p, o, name_of(o, t, n));
       }
       {  // x**2, x * a Python float, x + a 0-d array, where, clip, full, astype(bool)
         Program p(n);
@@ -940,6 +1017,38 @@ TEST(X86Widths, OrderedSums) {
 }
 
 // ---------------------------------------------------------------- arange
+
+// NumPy's loops called a block of vectors at a time: a loop whose operand
+// is another's result, operands only loops use, indices, rows of a 2-D
+// array with a broadcast column, a sum in NumPy's order of a loop's
+// results; every width must give the same bytes and flags.
+TEST(X86Widths, NumpyLoopBlocks) {
+  set_fast_math(false);
+  for (DType t : {DType::kFloat64, DType::kFloat32}) {
+    for (std::int64_t n : {1, 7, 33, 257, 1000, 4099, 70000}) {
+      Program p(n);
+      const int x = p.array(t, {n});
+      const int scaled = p.op(Op::multiply, {x, p.python_float(0.125)}, t, t);
+      const int inner = p.op(Op::sin, {scaled}, t, t);
+      const int outer = p.op(Op::exp, {inner}, t, t);
+      const int index = p.arange(t, n, 0.5, 0.001);
+      const int angle = p.op(Op::arctan2, {inner, index}, t, t);
+      p.result(p.op(Op::add, {outer, angle}, t, t));
+      p.result(p.reduce(Op::sum, p.op(Op::log1p, {p.op(Op::absolute, {x}, t, t)}, t, t), 1u, t));
+      check(p, "nested loops " + std::string(dtype_name(t)) + " n=" + std::to_string(n));
+    }
+    for (std::int64_t cols : {3, 64, 301}) {
+      Program p(cols);
+      const int a = p.array(t, {50, cols}, Fill::kPositive);
+      const int column = p.array(t, {50, 1});
+      const int ratio = p.op(Op::divide, {a, column}, t, t);
+      p.result(p.op(Op::power, {ratio, p.python_float(1.5)}, t, t));
+      p.result(p.reduce(Op::sum, p.op(Op::tanh, {ratio}, t, t), 2u, t));
+      check(p, "rows " + std::string(dtype_name(t)) + " cols=" + std::to_string(cols));
+    }
+  }
+  finish();
+}
 
 TEST(X86Widths, Arange) {
   for (DType t : {DType::kFloat64, DType::kFloat32, DType::kInt64, DType::kInt32}) {

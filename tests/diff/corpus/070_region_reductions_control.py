@@ -29,8 +29,7 @@ def summary(label, a):
     print(label, a.dtype, a.shape, repr(a.sum()), repr(a.ravel()[:3]))
 
 
-# No transcendental here: the top level is recorded too, and npython's sin
-# may differ from NumPy's in the last bit (README, Known differences).
+# The top level is recorded too.
 x = (np.arange(50_000) % 331) * 0.0173 - 1.5
 m = (np.arange(300 * 200) % 53 * 0.25).reshape(300, 200) - 5
 

@@ -1,0 +1,41 @@
+#include "jit/numpy_loops.h"
+
+namespace npy::jit {
+namespace {
+
+// Index: the op, then float64 (1) or float32 (0).
+NumpyLoop g_loops[kOpCount * 2];
+bool g_fast_math = false;
+
+int slot_of(Op op, DType dtype) { return static_cast<int>(op) * 2 + (dtype == DType::kFloat64 ? 1 : 0); }
+
+bool takes_loops(DType dtype) { return dtype == DType::kFloat64 || dtype == DType::kFloat32; }
+
+}  // namespace
+
+void set_numpy_loop(Op op, DType dtype, NumpyLoop loop) {
+  if (takes_loops(dtype) && op_info(op).numpy_loop) g_loops[slot_of(op, dtype)] = loop;
+}
+
+const NumpyLoop* numpy_loop(Op op, DType dtype) {
+  if (!takes_loops(dtype)) return nullptr;
+  const NumpyLoop& loop = g_loops[slot_of(op, dtype)];
+  return loop.function ? &loop : nullptr;
+}
+
+void run_numpy_loop(Op op, DType dtype, void* out, const void* a, const void* b, std::int64_t count) {
+  const NumpyLoop& loop = g_loops[slot_of(op, dtype)];
+  const std::intptr_t size = itemsize(dtype);
+  const std::intptr_t dimensions[1] = {static_cast<std::intptr_t>(count)};
+  const std::intptr_t steps[3] = {size, size, size};
+  char* args[3] = {static_cast<char*>(const_cast<void*>(a)), static_cast<char*>(const_cast<void*>(b)),
+                   static_cast<char*>(out)};
+  if (op_info(op).arity == 1) args[1] = static_cast<char*>(out);
+  loop.function(args, dimensions, steps, loop.data);
+}
+
+void set_fast_math(bool fast) { g_fast_math = fast; }
+
+bool fast_math() { return g_fast_math; }
+
+}  // namespace npy::jit

@@ -1,0 +1,41 @@
+// NumPy's own inner loops for the operations it computes with algorithms of
+// its own (region_ops.h: numpy_loop), on float32 and float64: kernels call
+// them on their vectors' lanes, so that results are the bits NumPy gives on
+// this machine (its SIMD code for this CPU, or libm's). numpy_shim registers
+// them once the program has imported NumPy; kernels are compiled only after.
+#pragma once
+
+#include <cstdint>
+
+#include "jit/dtype.h"
+#include "jit/region_ops.h"
+
+namespace npy::jit {
+
+// NumPy's PyUFuncGenericFunction: args are the operands then the result.
+using NumpyInnerLoop = void (*)(char** args, const std::intptr_t* dimensions, const std::intptr_t* steps,
+                                void* data);
+
+struct NumpyLoop {
+  NumpyInnerLoop function = nullptr;
+  void* data = nullptr;
+};
+
+// Registers NumPy's loop of `op` whose operands and result are all `dtype`.
+void set_numpy_loop(Op op, DType dtype, NumpyLoop loop);
+
+// The loop registered for `op` on `dtype`, or nullptr.
+const NumpyLoop* numpy_loop(Op op, DType dtype);
+
+// Runs `op`'s loop on `count` contiguous elements of `dtype` (float32 or
+// float64): out[i] = op(a[i]) or op(a[i], b[i]). Its loop must be registered.
+void run_numpy_loop(Op op, DType dtype, void* out, const void* a, const void* b, std::int64_t count);
+
+// NPY_MATH=fast: the functions with vector code of npython's own (the x86
+// backend's sin cos tan exp exp2 expm1 log log2 log10 log1p) use it instead
+// of NumPy's loops: faster, within 1 ULP of the correctly rounded result, but
+// not always NumPy's bits. Set at start-up, before any kernel is compiled.
+void set_fast_math(bool fast);
+bool fast_math();
+
+}  // namespace npy::jit

@@ -1,0 +1,14 @@
+// Hands the JIT NumPy's own inner loops for the operations NumPy computes
+// with algorithms of its own (jit/numpy_loops.h), so that kernels give
+// NumPy's bits.
+#pragma once
+
+#include <Python.h>
+
+namespace npy::numpy_shim {
+
+// Registers the float32 and float64 loops of every such operation's ufunc
+// in `numpy`, the module. NumPy's C API must be loaded. Never raises.
+void register_inner_loops(PyObject* numpy);
+
+}  // namespace npy::numpy_shim
