@@ -120,8 +120,9 @@ std::optional<VectorFunction> vector_function_of(Op op) {
 
 // x**2, the one power the backend computes itself: exactly x*x, as NumPy's.
 bool is_square_power(const Region& region, const Node& node) {
+  if (node.op != Op::power) return false;
   const Node& exponent = region.nodes[node.inputs[1]];
-  return node.op == Op::power && exponent.is_scalar_constant && exponent.constant_float == 2.0;
+  return exponent.is_scalar_constant && exponent.constant_float == 2.0;
 }
 
 // How a kernel computes a float op that NumPy computes with an algorithm of
