@@ -2,9 +2,10 @@
 // whether it is quiet: NumPy reports no floating-point error for it
 // (np.errstate), whatever its operands, so that work of it left undone
 // cannot hide a warning (any and all stop once their result is known); and
-// whether NumPy computes it with an algorithm of its own (libm's, or its SIMD
-// code for this CPU) that kernels reproduce by calling NumPy's inner loop
-// (numpy_loops.h), so that results are NumPy's bits. The
+// whether kernels compute it on floats by calling NumPy's inner loop
+// (numpy_loops.h), because NumPy computes it with an algorithm of its own
+// (libm's, or its SIMD code for this CPU) or NaN and zero rules of its own,
+// so that results are NumPy's bits. The
 // tracer (numpy_shim), the region dump, the eager replay and the backends
 // all read this list; none of them spells an operation out anywhere else.
 // The name is NumPy's ufunc or function name, which is also how logs show it.
@@ -41,8 +42,8 @@ enum class OpKind : std::uint8_t {
   X(power, kBinary, 2, false, true)         \
   X(minimum, kBinary, 2, true, false)       \
   X(maximum, kBinary, 2, true, false)       \
-  X(fmin, kBinary, 2, true, false)          \
-  X(fmax, kBinary, 2, true, false)          \
+  X(fmin, kBinary, 2, true, true)           \
+  X(fmax, kBinary, 2, true, true)           \
   X(arctan2, kBinary, 2, false, true)       \
   X(equal, kBinary, 2, true, false)         \
   X(not_equal, kBinary, 2, true, false)     \
@@ -61,7 +62,7 @@ enum class OpKind : std::uint8_t {
   X(negative, kUnary, 1, true, false)       \
   X(positive, kUnary, 1, true, false)       \
   X(absolute, kUnary, 1, true, false)       \
-  X(sign, kUnary, 1, true, false)           \
+  X(sign, kUnary, 1, true, true)            \
   X(sqrt, kUnary, 1, false, false)          \
   X(square, kUnary, 1, false, false)        \
   X(reciprocal, kUnary, 1, false, false)    \

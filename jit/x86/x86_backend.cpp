@@ -84,7 +84,9 @@ bool converts(DType from, DType to, bool memory, bool scalar) {
   // loaded, those of up to 32 bits (load_vector widens them into int64
   // lanes, and operand converts those of under 2^51 exactly).
   if (is_int(from) && to == DType::kFloat32) return from == DType::kInt32 || (memory && itemsize(from) <= 2);
-  if (is_int(from) && to == DType::kFloat64) return memory && itemsize(from) <= 4;
+  // 64-bit integers into float64 lanes, loaded or computed, whatever their
+  // size (operand: two exact halves, added with one rounding).
+  if (is_int(from) && to == DType::kFloat64) return itemsize(from) == 8 || (memory && itemsize(from) <= 4);
   return false;
 }
 
@@ -162,7 +164,9 @@ bool int_op(Op op, DType compute) {
     case Op::left_shift: case Op::right_shift: case Op::minimum: case Op::maximum:
       return true;
     case Op::multiply: case Op::square: return lane_bits(compute) != 0;
-    case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal: case Op::clip:
+    case Op::invert: case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal:
+      return true;
+    case Op::clip:
       return is_signed_int(compute);
     default: return false;
   }
@@ -689,6 +693,34 @@ class KernelBuilder {
     return -1;
   }
 
+  // 64-bit integer lanes as doubles, rounded as C's cast rounds them: the
+  // high half times 2^32 and the low half are each exact (the high half's
+  // bits below those of 2^84, whose unit is 2^32, less 2^84, and 2^63 for a
+  // signed half, biased into an unsigned one; the low half's below 2^52's,
+  // less 2^52), and their sum rounds once.
+  x86::Vec int64_to_double(const x86::Vec& x, bool is_unsigned_int) {
+    auto bits_of = [](double v) {
+      std::int64_t b;
+      std::memcpy(&b, &v, sizeof b);
+      return b;
+    };
+    constexpr double k2p84 = 19342813113834066795298816.0;  // 2^84
+    constexpr double k2p63 = 9223372036854775808.0;         // 2^63
+    constexpr double k2p52 = 4503599627370496.0;            // 2^52
+    x86::Vec high = vc_.new_vec();
+    cc_.vpsrlq(high, x, 32);
+    if (!is_unsigned_int) vc_.bit_xor(high, high, broadcast_int(std::int64_t{1} << 31));
+    vc_.bit_or(high, high, broadcast_int(bits_of(k2p84)));
+    cc_.vsubpd(high, high, broadcast_constant(is_unsigned_int ? k2p84 : k2p84 + k2p63, DType::kFloat64));
+    x86::Vec low = vc_.new_vec();
+    vc_.bit_and(low, x, broadcast_int(0xffffffffLL));
+    vc_.bit_or(low, low, broadcast_int(bits_of(k2p52)));
+    cc_.vsubpd(low, low, broadcast_constant(k2p52, DType::kFloat64));
+    x86::Vec r = vc_.new_vec();
+    cc_.vaddpd(r, high, low);
+    return r;
+  }
+
   bool value_of(int node, Value& out) {
     const auto found = values_.find(node);
     if (found != values_.end()) {
@@ -759,6 +791,8 @@ class KernelBuilder {
         });
       } else if (!wide()) {
         cc_.vcvtdq2ps(r, v.reg);
+      } else if (itemsize(v.dtype) == 8) {
+        r = int64_to_double(v.reg, is_unsigned(v.dtype));
       } else {
         // Integer x under 2^51 in size, added to the bits of 2^52 + 2^51, is
         // the bits of that double plus x; subtracting it leaves x, exactly.
@@ -943,7 +977,15 @@ class KernelBuilder {
     }
     // Integer lanes.
     auto gt = [&](const x86::Vec& x, const x86::Vec& y) {
-      vc_.int_greater(r, x, y, bits_);
+      if (is_unsigned(c)) {  // compared signed with their top bits flipped
+        const x86::Vec top = broadcast_int(w ? std::numeric_limits<std::int64_t>::min() : std::int64_t{1} << 31);
+        x86::Vec fx = vc_.new_vec(), fy = vc_.new_vec();
+        vc_.bit_xor(fx, x, top);
+        vc_.bit_xor(fy, y, top);
+        vc_.int_greater(r, fx, fy, bits_);
+      } else {
+        vc_.int_greater(r, x, y, bits_);
+      }
       repr = Repr::kMask;
     };
     switch (node.op) {
@@ -986,6 +1028,7 @@ class KernelBuilder {
         break;
       case Op::negative: w ? cc_.vpsubq(r, zero(), a.reg) : cc_.vpsubd(r, zero(), a.reg); break;
       case Op::positive: vc_.copy(r, a.reg); break;
+      case Op::invert: vc_.bit_xor(r, a.reg, ones()); break;
       case Op::equal: vc_.int_equal(r, a.reg, b.reg, bits_); repr = Repr::kMask; break;
       case Op::not_equal:
         vc_.int_equal(r, a.reg, b.reg, bits_);

@@ -26,7 +26,7 @@ print(r.dtype, hashlib.sha1(r.tobytes()).hexdigest())
 
 FUNCTIONS = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
              "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
-             "power", "arctan2", "floor_divide", "remainder"]
+             "sign", "power", "arctan2", "floor_divide", "remainder", "fmin", "fmax"]
 OWN_VECTOR_CODE = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan"]
 
 

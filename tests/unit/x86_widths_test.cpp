@@ -797,6 +797,40 @@ TEST(X86Widths, IntegerElementwise) {
   finish();
 }
 
+// 64-bit integers (every bit pattern, so every rounding case) into float64
+// lanes, loaded and computed, give C's cast at every width; unsigned ones
+// compare as unsigned, and ~ inverts them.
+TEST(X86Widths, SixtyFourBitIntegers) {
+  for (std::int64_t n : kLengths) {
+    for (DType t : {DType::kInt64, DType::kUInt64}) {
+      Program p(n * 3 + static_cast<int>(t));
+      const int i = p.array(t, {n}), j = p.array(t, {n});
+      const int as_double = p.op(Op::astype, {i}, DType::kFloat64, DType::kFloat64);
+      p.result(as_double);
+      const int sum = p.op(Op::add, {i, j}, t, t);
+      p.result(p.op(Op::multiply, {sum, p.python_float(0.5)}, DType::kFloat64, DType::kFloat64));
+      p.result(p.op(Op::less, {i, j}, t, DType::kBool));
+      p.result(p.op(Op::greater_equal, {i, j}, t, DType::kBool));
+      p.result(p.op(Op::invert, {j}, t, t));
+      check(p, std::string("64-bit ints ") + dtype_name(t) + " n=" + std::to_string(n));
+      if (::testing::Test::HasFailure()) return;
+      const Outcome out = Runner(avx2(), p).run(false);
+      const std::vector<unsigned char>& doubles = out.values.at(as_double);
+      const Array& in = p.arrays.at(i);
+      for (std::int64_t e = 0; e < n; ++e) {
+        std::uint64_t bits;
+        std::memcpy(&bits, in.data() + e * 8, 8);
+        const double expected = t == DType::kInt64 ? static_cast<double>(static_cast<std::int64_t>(bits))
+                                                   : static_cast<double>(bits);
+        double got;
+        std::memcpy(&got, doubles.data() + e * 8, 8);
+        ASSERT_EQ(std::memcmp(&got, &expected, 8), 0) << dtype_name(t) << " " << bits << ": " << got << " vs " << expected;
+      }
+    }
+  }
+  finish();
+}
+
 TEST(X86Widths, BoolsAndConversions) {
   for (std::int64_t n : kLengths) {
     {

@@ -8,9 +8,9 @@ import numpy as np
 
 from corpus_digest import show
 
-UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "sign",
          "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"]
-BINARY = ["power", "arctan2", "floor_divide", "remainder"]
+BINARY = ["power", "arctan2", "floor_divide", "remainder", "fmin", "fmax"]
 
 rng = np.random.default_rng(145)
 
