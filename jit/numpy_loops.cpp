@@ -3,15 +3,22 @@
 namespace npy::jit {
 namespace {
 
-// Index: the op, then float64 (1) or float32 (0).
-NumpyLoop g_loops[kOpCount * 2];
+// Index: the op, then the dtype's place in kLoopTypes.
+NumpyLoop g_loops[kOpCount * kLoopTypeCount];
 bool g_fast_math = false;
 
-int slot_of(Op op, DType dtype) { return static_cast<int>(op) * 2 + (dtype == DType::kFloat64 ? 1 : 0); }
+int slot_of(Op op, DType dtype) { return static_cast<int>(op) * kLoopTypeCount + loop_type_index(dtype); }
 
-bool takes_loops(DType dtype) { return dtype == DType::kFloat64 || dtype == DType::kFloat32; }
+bool takes_loops(DType dtype) { return loop_type_index(dtype) >= 0; }
 
 }  // namespace
+
+int loop_type_index(DType dtype) {
+  for (int i = 0; i < kLoopTypeCount; ++i) {
+    if (kLoopTypes[i] == dtype) return i;
+  }
+  return -1;
+}
 
 void set_numpy_loop(Op op, DType dtype, NumpyLoop loop) {
   if (takes_loops(dtype) && op_info(op).numpy_loop) g_loops[slot_of(op, dtype)] = loop;

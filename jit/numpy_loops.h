@@ -1,8 +1,10 @@
 // NumPy's own inner loops for the operations it computes with algorithms of
-// its own (region_ops.h: numpy_loop), on float32 and float64: kernels call
-// them on their vectors' lanes, so that results are the bits NumPy gives on
-// this machine (its SIMD code for this CPU, or libm's). numpy_shim registers
-// them once the program has imported NumPy; kernels are compiled only after.
+// its own (region_ops.h: numpy_loop), on the dtypes of kernels' 32- and
+// 64-bit lanes (kLoopTypes): kernels call them on their vectors' lanes, so
+// that results are the bits NumPy gives on this machine (its SIMD code for
+// this CPU, or libm's) and its floating-point flags (an integer division by
+// zero). numpy_shim registers them once the program has imported NumPy;
+// kernels are compiled only after.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,13 @@ namespace npy::jit {
 using NumpyInnerLoop = void (*)(char** args, const std::intptr_t* dimensions, const std::intptr_t* steps,
                                 void* data);
 
+constexpr DType kLoopTypes[] = {DType::kFloat32, DType::kFloat64, DType::kInt32,
+                                DType::kInt64,   DType::kUInt32,  DType::kUInt64};
+constexpr int kLoopTypeCount = 6;
+
+// `dtype`'s place in kLoopTypes, or -1.
+int loop_type_index(DType dtype);
+
 struct NumpyLoop {
   NumpyInnerLoop function = nullptr;
   void* data = nullptr;
@@ -27,8 +36,9 @@ void set_numpy_loop(Op op, DType dtype, NumpyLoop loop);
 // The loop registered for `op` on `dtype`, or nullptr.
 const NumpyLoop* numpy_loop(Op op, DType dtype);
 
-// Runs `op`'s loop on `count` contiguous elements of `dtype` (float32 or
-// float64): out[i] = op(a[i]) or op(a[i], b[i]). Its loop must be registered.
+// Runs `op`'s loop on `count` contiguous elements of `dtype` (of
+// kLoopTypes): out[i] = op(a[i]) or op(a[i], b[i]). Its loop must be
+// registered.
 void run_numpy_loop(Op op, DType dtype, void* out, const void* a, const void* b, std::int64_t count);
 
 // NPY_MATH=fast: the functions with vector code of npython's own (the x86

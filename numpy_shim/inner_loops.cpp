@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "jit/numpy_loops.h"
+#include "numpy_shim/numpy_dtypes.h"
 #include "numpy_shim/py_ref.h"
 
 namespace npy::numpy_shim {
@@ -39,8 +40,7 @@ void register_inner_loops(PyObject* numpy) {
     }
     auto* u = reinterpret_cast<PyUFuncObject*>(ufunc.get());
     if (u->nin != info.arity || u->nout != 1) continue;
-    jit::set_numpy_loop(op, jit::DType::kFloat64, loop_of(u, NPY_DOUBLE));
-    jit::set_numpy_loop(op, jit::DType::kFloat32, loop_of(u, NPY_FLOAT));
+    for (jit::DType dtype : jit::kLoopTypes) jit::set_numpy_loop(op, dtype, loop_of(u, typenum_of(dtype)));
   }
 }
 

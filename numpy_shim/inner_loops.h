@@ -7,7 +7,7 @@
 
 namespace npy::numpy_shim {
 
-// Registers the float32 and float64 loops of every such operation's ufunc
+// Registers the loops on jit::kLoopTypes of every such operation's ufunc
 // in `numpy`, the module. NumPy's C API must be loaded. Never raises.
 void register_inner_loops(PyObject* numpy);
 

@@ -691,7 +691,7 @@ void InlineMath::redo_with_libm(VectorFunction f, const Vec& r, const Vec& x, co
   cc_.lea(inputs_at, inputs);
   cc_.lea(lanes_at, lanes);
   InvokeNode* call = nullptr;
-  cc_.invoke(&call, x86::qword_ptr(slot(false, static_cast<int>(f), lane_bits == 64).label),
+  cc_.invoke(&call, x86::qword_ptr(slot(false, static_cast<int>(f), lane_bits == 64 ? 1 : 0).label),
              FuncSignatureT<void, void*, const void*, std::uint64_t>());
   call->setArg(0, lanes_at);
   call->setArg(1, inputs_at);
@@ -731,15 +731,15 @@ void InlineMath::emit(VectorFunction f, const Vec& r, const Vec& x, int lane_bit
   redo_with_libm(f, r, x, special, lane_bits);
 }
 
-const InlineMath::CallSlot& InlineMath::slot(bool numpy, int function, bool float64) {
+const InlineMath::CallSlot& InlineMath::slot(bool numpy, int function, int type) {
   auto found = std::find_if(call_slots_.begin(), call_slots_.end(), [&](const CallSlot& s) {
-    return s.numpy == numpy && s.function == function && s.float64 == float64;
+    return s.numpy == numpy && s.function == function && s.type == type;
   });
-  if (found == call_slots_.end()) found = call_slots_.insert(found, {cc_.newLabel(), numpy, function, float64});
+  if (found == call_slots_.end()) found = call_slots_.insert(found, {cc_.newLabel(), numpy, function, type});
   return *found;
 }
 
-void InlineMath::call_numpy(Op op, bool float64, const x86::Gp& base, int out, int a, int b,
+void InlineMath::call_numpy(Op op, DType dtype, const x86::Gp& base, int out, int a, int b,
                             const x86::Gp& lanes) {
   auto at = [&](int offset) {
     x86::Gp p = cc_.newIntPtr();
@@ -750,7 +750,7 @@ void InlineMath::call_numpy(Op op, bool float64, const x86::Gp& base, int out, i
   const x86::Gp a_at = at(a);
   const x86::Gp b_at = at(b);
   InvokeNode* call = nullptr;
-  cc_.invoke(&call, x86::qword_ptr(slot(true, static_cast<int>(op), float64).label),
+  cc_.invoke(&call, x86::qword_ptr(slot(true, static_cast<int>(op), loop_type_index(dtype)).label),
              FuncSignatureT<void, void*, const void*, const void*, std::uint64_t>());
   call->setArg(0, out_at);
   call->setArg(1, a_at);
@@ -759,20 +759,21 @@ void InlineMath::call_numpy(Op op, bool float64, const x86::Gp& base, int out, i
 }
 
 std::uint32_t InlineMath::CallSlot::id() const {
-  return static_cast<std::uint32_t>(function) * 4 + (numpy ? 2 : 0) + (float64 ? 1 : 0);
+  return (static_cast<std::uint32_t>(function) * 8 + static_cast<std::uint32_t>(type)) * 2 + (numpy ? 1 : 0);
 }
 
 std::uintptr_t InlineMath::CallSlot::address_of(std::uint32_t id) {
-  const bool float64 = (id & 1) != 0;
-  const std::uint32_t function = id / 4;
-  if ((id & 2) == 0) {
-    if (function >= static_cast<std::uint32_t>(kVectorFunctions)) return 0;
-    return reinterpret_cast<std::uintptr_t>(libm_lanes(static_cast<VectorFunction>(function), float64));
+  const bool numpy = (id & 1) != 0;
+  const std::uint32_t type = (id / 2) % 8;
+  const std::uint32_t function = id / 16;
+  if (!numpy) {
+    if (function >= static_cast<std::uint32_t>(kVectorFunctions) || type > 1) return 0;
+    return reinterpret_cast<std::uintptr_t>(libm_lanes(static_cast<VectorFunction>(function), type == 1));
   }
-  if (function >= static_cast<std::uint32_t>(kOpCount)) return 0;
+  if (function >= static_cast<std::uint32_t>(kOpCount) || type >= static_cast<std::uint32_t>(kLoopTypeCount)) return 0;
   const Op op = static_cast<Op>(function);
-  if (!numpy_loop(op, float64 ? DType::kFloat64 : DType::kFloat32)) return 0;
-  return reinterpret_cast<std::uintptr_t>(numpy_lanes(op, float64));
+  if (!numpy_loop(op, kLoopTypes[type])) return 0;
+  return reinterpret_cast<std::uintptr_t>(numpy_lanes(op, static_cast<int>(type)));
 }
 
 void InlineMath::emit_data() {

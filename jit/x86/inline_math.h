@@ -19,6 +19,7 @@
 #include <map>
 #include <vector>
 
+#include "jit/dtype.h"
 #include "jit/x86/vector_code.h"
 #include "jit/x86/vector_constants.h"
 #include "jit/x86/vector_math.h"
@@ -35,9 +36,9 @@ class InlineMath {
   // r = f(x) on lanes of `lane_bits`: 64 (doubles) or 32 (floats).
   void emit(VectorFunction f, const Vec& r, const Vec& x, int lane_bits);
 
-  // NumPy's `op` (numpy_loops.h) on `lanes` doubles or floats: the results
-  // at base + out from the operands at base + a (and base + b, for two).
-  void call_numpy(Op op, bool float64, const asmjit::x86::Gp& base, int out, int a, int b,
+  // NumPy's `op` (numpy_loops.h) on `lanes` elements of `dtype`: the
+  // results at base + out from the operands at base + a (and base + b).
+  void call_numpy(Op op, DType dtype, const asmjit::x86::Gp& base, int out, int a, int b,
                   const asmjit::x86::Gp& lanes);
 
   // The tables the code reads and its call slots, once the kernel's
@@ -52,7 +53,7 @@ class InlineMath {
     asmjit::Label label;
     bool numpy;
     int function;  // a VectorFunction, or an Op where `numpy`
-    bool float64;
+    int type;      // float64 (1) or float32 (0), or where `numpy` a place in kLoopTypes
 
     // The slot's function in 32 bits, for a kernel's stored image, and the
     // address in this process of the function an id names (0: none).
@@ -162,7 +163,7 @@ class InlineMath {
 
   void redo_with_libm(VectorFunction f, const Vec& r, const Vec& x, const Vec& special, int lane_bits);
   // The slot of a function, added on first use.
-  const CallSlot& slot(bool numpy, int function, bool float64);
+  const CallSlot& slot(bool numpy, int function, int type);
 
   asmjit::x86::Compiler& cc_;
   const VectorCode& vc_;

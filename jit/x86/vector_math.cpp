@@ -57,12 +57,12 @@ LibmLanes lanes_of(bool float64) {
   return float64 ? &recompute<F, double> : &recompute<F, float>;
 }
 
-// One function per op and float type, so that a kernel's slot names both by
-// its address alone.
+// One function per op and dtype, so that a kernel's slot names both by its
+// address alone.
 template <int Index>
 void numpy_lanes_of(void* out, const void* a, const void* b, std::uint64_t count) {
   clean_upper_halves();
-  run_numpy_loop(static_cast<Op>(Index / 2), Index % 2 ? DType::kFloat64 : DType::kFloat32, out, a, b,
+  run_numpy_loop(static_cast<Op>(Index / kLoopTypeCount), kLoopTypes[Index % kLoopTypeCount], out, a, b,
                  static_cast<std::int64_t>(count));
 }
 
@@ -73,9 +73,9 @@ constexpr auto numpy_lanes_table(std::integer_sequence<int, Index...>) {
 
 }  // namespace
 
-NumpyLanes numpy_lanes(Op op, bool float64) {
-  static constexpr auto kTable = numpy_lanes_table(std::make_integer_sequence<int, kOpCount * 2>());
-  return kTable[static_cast<std::size_t>(op) * 2 + (float64 ? 1 : 0)];
+NumpyLanes numpy_lanes(Op op, int type) {
+  static constexpr auto kTable = numpy_lanes_table(std::make_integer_sequence<int, kOpCount * kLoopTypeCount>());
+  return kTable[static_cast<std::size_t>(op) * kLoopTypeCount + static_cast<std::size_t>(type)];
 }
 
 LibmLanes libm_lanes(VectorFunction f, bool float64) {

@@ -19,9 +19,9 @@ using LibmLanes = void (*)(void* lanes, const void* inputs, std::uint64_t mask);
 LibmLanes libm_lanes(VectorFunction f, bool float64);
 
 // Sets the first `count` lanes of `out` to NumPy's `op` of the same lanes of
-// `a` (and `b`, for two operands), doubles or floats, through its registered
-// inner loop.
+// `a` (and `b`, for two operands), of kLoopTypes[type] (numpy_loops.h),
+// through its registered inner loop.
 using NumpyLanes = void (*)(void* out, const void* a, const void* b, std::uint64_t count);
-NumpyLanes numpy_lanes(Op op, bool float64);
+NumpyLanes numpy_lanes(Op op, int type);
 
 }  // namespace npy::jit

@@ -184,6 +184,9 @@ bool bool_op(Op op) {
 
 enum class Repr { kFloat, kInt, kMask };
 
+// How a kernel holds a number of `t` (not a bool) in its lanes.
+Repr repr_of(DType t) { return is_float(t) ? Repr::kFloat : Repr::kInt; }
+
 struct Value {
   x86::Vec reg;
   Repr repr;
@@ -866,7 +869,7 @@ class KernelBuilder {
     if (const LoopCall* call = loop_call(index); call && (block_level_ == 0 || call->level < block_level_)) {
       x86::Vec r = vc_.new_vec();
       vc_.load(r, block_at(call->out_offset));
-      values_[index] = {r, Repr::kFloat, node.dtype};
+      values_[index] = {r, repr_of(node.dtype), node.dtype};
       return true;
     }
     const OpKind kind = op_info(node.op).kind;
@@ -1349,7 +1352,7 @@ class KernelBuilder {
         const Node& node = region_.nodes[call.member];
         for (int a = 0; a < op_info(node.op).arity; ++a) {
           Value v;
-          if (!operand(node.inputs[a], node.compute, v) || v.repr != Repr::kFloat) return false;
+          if (!operand(node.inputs[a], node.compute, v) || v.repr != repr_of(node.compute)) return false;
           vc_.store(block_at(call.in_offset[a]), v.reg);
         }
       }
@@ -1370,7 +1373,7 @@ class KernelBuilder {
         if (call.level != l) continue;
         const Node& node = region_.nodes[call.member];
         const bool binary = op_info(node.op).arity == 2;
-        math_.call_numpy(node.op, node.compute == DType::kFloat64, base, call.out_offset, call.in_offset[0],
+        math_.call_numpy(node.op, node.compute, base, call.out_offset, call.in_offset[0],
                          binary ? call.in_offset[1] : call.in_offset[0], lanes);
       }
     }
@@ -2433,7 +2436,7 @@ class X86Backend : public Backend {
           const bool own = float_op(node.op) && (node.op != Op::power || is_square_power(region, node));
           if (!own && math_route(region, node) == MathRoute::kNone) return -1;
         } else if (lane_bits(c) != 0) {
-          if (!int_op(node.op, c)) return -1;
+          if (!int_op(node.op, c) && math_route(region, node) == MathRoute::kNone) return -1;
         } else {
           return -1;
         }

@@ -51,6 +51,11 @@ EXPRESSIONS = [
     "np.fmin(x, y) * 3",
     "np.fmax(x * 2, y)",
     "np.sign(x) * y",
+    "(j // 7) * 2",
+    "(j % 13) + (j // -5)",
+    "(u // v) + (u % 7)",
+    "np.fmin(j, j[::-1]) * 3",
+    "np.sign(j) + 1",
 ]
 
 

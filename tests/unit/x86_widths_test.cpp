@@ -31,6 +31,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -97,10 +98,42 @@ void stand_in_loop(char** args, const std::intptr_t* dimensions, const std::intp
   }
 }
 
+// For integers: truncating // and %, 0 for a zero divisor.
+template <typename T>
+T int_stand_in(Op op, T a, T b) {
+  const bool divides = b != 0 && !(std::is_signed_v<T> && b == T(-1));
+  switch (op) {
+    case Op::floor_divide: return divides ? T(a / b) : T(0);
+    case Op::remainder: return divides ? T(a % b) : T(0);
+    case Op::fmin: return std::min(a, b);
+    case Op::fmax: return std::max(a, b);
+    case Op::sign: return T((a > 0) - (a < T(0)));
+    default: return a;
+  }
+}
+
+template <typename T, int OpIndex>
+void int_stand_in_loop(char** args, const std::intptr_t* dimensions, const std::intptr_t* steps, void*) {
+  const auto op = static_cast<Op>(OpIndex);
+  const bool binary = op_info(op).arity == 2;
+  char* out = args[binary ? 2 : 1];
+  for (std::intptr_t i = 0; i < dimensions[0]; ++i) {
+    T a, b = T();
+    std::memcpy(&a, args[0] + i * steps[0], sizeof a);
+    if (binary) std::memcpy(&b, args[1] + i * steps[1], sizeof b);
+    const T r = int_stand_in(op, a, b);
+    std::memcpy(out + i * steps[binary ? 2 : 1], &r, sizeof r);
+  }
+}
+
 template <int... Index>
 void register_stand_ins(std::integer_sequence<int, Index...>) {
   ((set_numpy_loop(static_cast<Op>(Index), DType::kFloat64, {&stand_in_loop<double, Index>, nullptr}),
-    set_numpy_loop(static_cast<Op>(Index), DType::kFloat32, {&stand_in_loop<float, Index>, nullptr})),
+    set_numpy_loop(static_cast<Op>(Index), DType::kFloat32, {&stand_in_loop<float, Index>, nullptr}),
+    set_numpy_loop(static_cast<Op>(Index), DType::kInt64, {&int_stand_in_loop<std::int64_t, Index>, nullptr}),
+    set_numpy_loop(static_cast<Op>(Index), DType::kInt32, {&int_stand_in_loop<std::int32_t, Index>, nullptr}),
+    set_numpy_loop(static_cast<Op>(Index), DType::kUInt64, {&int_stand_in_loop<std::uint64_t, Index>, nullptr}),
+    set_numpy_loop(static_cast<Op>(Index), DType::kUInt32, {&int_stand_in_loop<std::uint32_t, Index>, nullptr})),
    ...);
 }
 
@@ -1079,6 +1112,17 @@ TEST(X86Widths, NumpyLoopBlocks) {
       p.result(p.op(Op::power, {ratio, p.python_float(1.5)}, t, t));
       p.result(p.reduce(Op::sum, p.op(Op::tanh, {ratio}, t, t), 2u, t));
       check(p, "rows " + std::string(dtype_name(t)) + " cols=" + std::to_string(cols));
+    }
+  }
+  for (DType t : {DType::kInt64, DType::kInt32, DType::kUInt64, DType::kUInt32}) {
+    for (std::int64_t n : {1, 9, 257, 4099}) {
+      Program p(n + static_cast<int>(t));
+      const int a = p.array(t, {n}), b = p.array(t, {n}, Fill::kSmall);
+      const int quotient = p.op(Op::floor_divide, {a, b}, t, t);
+      const int rest = p.op(Op::remainder, {quotient, b}, t, t);
+      p.result(p.op(Op::add, {rest, p.op(Op::fmin, {a, b}, t, t)}, t, t));
+      p.result(p.op(Op::sign, {p.op(Op::subtract, {a, b}, t, t)}, t, t));
+      check(p, std::string("integer loops ") + dtype_name(t) + " n=" + std::to_string(n));
     }
   }
   finish();
