@@ -26,8 +26,11 @@ const std::string& site_text(int site);
 // helps. The report ends with the run's time shares (common/stats.h).
 void set_explain(bool on);
 bool explain_enabled();
+// `hint_if_repeated`: the hint is shown only where the row counts more than
+// one (a loop), as for a materialization a top-level loop repeats.
 void record_boundary(const std::string& kind, const std::string& what, int site, double seconds,
-                     const std::string& reason = {}, const std::string& hint = {});
+                     const std::string& reason = {}, const std::string& hint = {},
+                     bool hint_if_repeated = false);
 std::string format_explain();
 
 }  // namespace npy::jit

@@ -100,7 +100,8 @@ void end_eager();
 void note_region_time(double seconds);
 
 // A hint for a materialization, for its reason and detail (an opcode name
-// or an operator), or "".
+// or an operator), or "". --explain shows it where the materialization
+// repeats.
 const char* materialization_hint(Reason reason, const char* detail);
 
 // The paragraph NPY_JIT_STATS=1 prints before the counters.

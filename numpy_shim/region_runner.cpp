@@ -1061,7 +1061,8 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (g_diagnostics) note_region_time(seconds);
   if (jit::explain_enabled()) {
-    jit::record_boundary("materialized", why, site, seconds, {}, materialization_hint(reason, detail));
+    jit::record_boundary("materialized", why, site, seconds, {}, materialization_hint(reason, detail),
+                         /*hint_if_repeated=*/true);
   }
   return status;
 }
