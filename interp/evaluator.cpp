@@ -311,6 +311,14 @@ bool any_lazy(PyObject* const* values, int count) {
   return text.c_str();
 }
 
+// The same for a comparison: "comparison", or "`<`".
+[[gnu::noinline]] const char* compare_detail(int compare_op) {
+  if (!numpy_shim::g_diagnostics) return "comparison";
+  static thread_local std::string text;
+  text = numpy_shim::describe_compare(compare_op);
+  return text.c_str();
+}
+
 PyObject* new_bool(bool b) {
   PyObject* r = b ? Py_True : Py_False;
   Py_INCREF(r);
@@ -631,7 +639,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         if (TRACE_TOP_PAIR(numpy_shim::trace_compare)) {
           numpy_operand = true;
           if (numpy_shim::is_lazy(TOP()) || numpy_shim::is_lazy(SECOND())) {
-            MATERIALIZE_FRAMES(k_operation, "comparison");
+            MATERIALIZE_FRAMES(k_operation, compare_detail(oparg));
           }
         }
         PyObject* right = POP();
