@@ -101,6 +101,14 @@ std::string text_attribute(PyObject* o, const char* attribute) {
   return text;
 }
 
+// Whether reading an attribute of `o` runs none of the program's code:
+// its class is built in, or reads attributes as object does (a class's
+// __getattr__ or __getattribute__ could print, count or raise).
+bool attributes_are_plain(PyObject* o) {
+  PyTypeObject* type = Py_TYPE(o);
+  return !PyType_HasFeature(type, Py_TPFLAGS_HEAPTYPE) || type->tp_getattro == PyObject_GenericGetAttr;
+}
+
 bool is_ufunc(PyObject* o) { return std::strcmp(Py_TYPE(o)->tp_name, "numpy.ufunc") == 0; }
 
 std::string operator_symbol(int nb_op) {
@@ -192,6 +200,9 @@ std::string numpy_call_name(PyObject* callable) {
     if (!is_numpy_module_name(module_name)) return "";
     return public_prefix(module_name) + "." + text_attribute(callable, "__qualname__");
   }
+  // A bound method reads its function's attributes.
+  PyObject* owner = PyMethod_Check(callable) ? PyMethod_GET_FUNCTION(callable) : callable;
+  if (!attributes_are_plain(owner)) return "";
   const std::string module = text_attribute(callable, "__module__");
   if (!is_numpy_module_name(module.c_str())) return "";
   std::string name = text_attribute(callable, "__qualname__");
