@@ -138,7 +138,11 @@ void note_refusal(EagerReason reason, const char* detail) {
   if (t_refusal.set) return;
   t_refusal.set = true;
   t_refusal.reason = reason;
-  t_refusal.detail = detail ? detail : "";
+  if (detail) {
+    t_refusal.detail = detail;
+  } else {
+    t_refusal.detail.clear();
+  }
 }
 
 void clear_refusal() {
@@ -177,16 +181,18 @@ std::string numpy_call_name(PyObject* callable) {
     return name ? std::string("ndarray.") + name : "";
   }
   if (PyCFunction_Check(callable)) {
-    PyObject* self = PyCFunction_GET_SELF(callable);
-    const char* name = reinterpret_cast<PyCFunctionObject*>(callable)->m_ml->ml_name;
+    auto* function = reinterpret_cast<PyCFunctionObject*>(callable);
+    PyObject* self = function->m_self;
+    const char* name = function->m_ml->ml_name;
     if (!self) return "";
+    if (PyModule_Check(self)) {  // len, np.array: the module's name is the function's __module__
+      PyObject* module = function->m_module;
+      const char* module_name = module && PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : nullptr;
+      if (!module_name) PyErr_Clear();
+      return is_numpy_module_name(module_name) ? public_prefix(module_name) + "." + name : "";
+    }
     if (is_lazy(self) || PyObject_TypeCheck(self, g_ndarray_type)) return std::string("ndarray.") + name;
     if (is_ufunc(self)) return "np." + text_attribute(self, "__name__") + "." + name;
-    if (PyModule_Check(self)) {
-      const char* module = PyModule_GetName(self);
-      if (!module) PyErr_Clear();
-      return is_numpy_module_name(module) ? public_prefix(module) + "." + name : "";
-    }
     return "";
   }
   // np.float64(x), np.dtype(...): conversions of scalars and types, not work
@@ -224,21 +230,22 @@ struct EagerCall {
 };
 thread_local EagerCall t_eager;
 
-void begin_eager(std::string name, const Location& where, bool traced, PyObject* callable) {
+void begin_eager(std::string name, const Location& where, bool traced, PyObject* callable, double entered) {
   EagerCall& e = t_eager;
   e.active = true;
   e.name = std::move(name);
   e.site = site_of(where);
   e.detail.clear();
-  if (traced && t_refusal.set) {
+  if (callable && lookup_callable(callable).form == CallForm::kNone) {
+    // Outside the vocabulary: whatever its arguments.
+    e.reason = EagerReason::k_not_compiled;
+  } else if (traced && t_refusal.set) {
     e.reason = t_refusal.reason;
     e.detail = t_refusal.detail;
   } else if (callable) {
     // Not asked of the tracer (a Python function of NumPy's), or declined
-    // with no reason given: NumPy's functions outside the vocabulary are
-    // not compiled, those in it are, with other arguments.
-    e.reason = lookup_callable(callable).form == CallForm::kNone ? EagerReason::k_not_compiled
-                                                                 : EagerReason::k_arguments;
+    // with no reason given: it is compiled with other arguments.
+    e.reason = EagerReason::k_arguments;
   } else {
     e.reason = traced ? EagerReason::k_arguments : EagerReason::k_small_arrays;
   }
@@ -250,6 +257,7 @@ void begin_eager(std::string name, const Location& where, bool traced, PyObject*
   }
   e.regions_before = t_region_seconds;
   e.start = now_seconds();
+  add_time(TimeShare::kDiagnostics, e.start - entered);
 }
 
 }  // namespace
@@ -258,20 +266,21 @@ bool begin_eager_call(PyObject* callable, const Location& where, bool traced) {
   if (t_eager.active) return false;
   std::string name = numpy_call_name(callable);
   if (name.empty()) return false;
-  begin_eager(std::move(name), where, traced, callable);
+  begin_eager(std::move(name), where, traced, callable, now_seconds());
   return true;
 }
 
 bool begin_eager_operator(const std::string& name, const Location& where, bool traced) {
   if (t_eager.active) return false;
-  begin_eager(name, where, traced, nullptr);
+  begin_eager(name, where, traced, nullptr, now_seconds());
   return true;
 }
 
 void end_eager() {
   EagerCall& e = t_eager;
   if (!e.active) return;
-  const double elapsed = now_seconds() - e.start;
+  const double ended = now_seconds();
+  const double elapsed = ended - e.start;
   e.active = false;
   const double seconds = elapsed - (t_region_seconds - e.regions_before);
   add_time(TimeShare::kEagerNumpy, seconds);
@@ -283,6 +292,7 @@ void end_eager() {
     if (!e.detail.empty()) reason += " (" + e.detail + ")";
     jit::record_boundary("eager", e.name, e.site, seconds, reason, text.hint);
   }
+  add_time(TimeShare::kDiagnostics, now_seconds() - ended);
 }
 
 void note_region_time(double seconds) {

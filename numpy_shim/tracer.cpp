@@ -2002,11 +2002,11 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
   }
   if (creates_without_arrays(callable)) return record_call(callable, args, nargs, kwnames, where);
   if (g_diagnostics) {
+    // A callable outside the vocabulary is named as such where its call
+    // is recorded (diagnostics.cpp), not looked up for every call here.
     bool array = false;
     for (Py_ssize_t i = 0; i < nargs; ++i) array = array || PyArray_Check(args[i]);
-    refuse(lookup_callable(callable).form == CallForm::kNone ? EagerReason::k_not_compiled
-           : array                                            ? EagerReason::k_small_arrays
-                                                              : EagerReason::k_operand_kind);
+    refuse(array ? EagerReason::k_small_arrays : EagerReason::k_operand_kind);
   }
   return nullptr;
 }

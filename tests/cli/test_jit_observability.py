@@ -31,7 +31,8 @@ ROW = re.compile(r" +(\d+\.\d{3}) ms +(\d+) x  (materialized|eager): (.+) at (\S
 HINT = re.compile(r" {26}hint: \S.*")
 TIME_SHARES = re.compile(r"run time (\d+\.\d{3}) s: (\d+\.\d)% in compiled regions \((\d+\.\d{3}) s\), "
                          r"(\d+\.\d)% in eager NumPy calls \((\d+\.\d{3}) s\), "
-                         r"(\d+\.\d)% in the interpreter \((\d+\.\d{3}) s: Python code, imports and start-up\)")
+                         r"(\d+\.\d)% in the interpreter \((\d+\.\d{3}) s: Python code, imports and start-up\); "
+                         r"recording these diagnostics took (\d+\.\d{3}) s more")
 
 
 def explain_report(stderr):
@@ -233,7 +234,7 @@ def test_explain_names_each_eager_operation_with_its_reason_and_ends_with_time_s
     single = ("materialized", store, f"eager_demo.py:{eager_line('np.arange(50_000)')}", None)
     assert single in hints and hints[single] is None
     # The shares: of the run time, adding up to it.
-    total, compiled_pct, compiled, eager_pct, eager, interp_pct, interp = map(float, shares.groups())
+    total, compiled_pct, compiled, eager_pct, eager, interp_pct, interp, _ = map(float, shares.groups())
     assert abs(compiled + eager + interp - total) <= 0.003
     assert abs(compiled_pct + eager_pct + interp_pct - 100.0) <= 0.2
     eager_ms = sum(float(ROW.fullmatch(r).group(1)) for r, _ in rows if ROW.fullmatch(r).group(3) == "eager")
