@@ -39,4 +39,29 @@ std::string format_counters();
 // The counters as a JSON object, as NPY_JIT_STATS=FILE.json writes them.
 std::string format_counters_json();
 
+// Where a run's time goes, for --explain and NPY_JIT_STATS=1: the seconds in
+// compiled regions and in NumPy calls npython ran eagerly, measured at those
+// boundaries only while diagnostics are on (a normal run reads no clock for
+// them); the interpreter's share is the rest of the run.
+// kDiagnostics: the diagnostics' own bookkeeping (naming, recording and
+// logging eager calls), left out of the run's time.
+enum class TimeShare { kCompiledRegions, kEagerNumpy, kDiagnostics };
+
+// Turns the measurement on and marks the start of the run. Once, at start-up.
+void start_time_shares();
+inline bool g_time_shares = false;  // whether start_time_shares was called
+void add_time(TimeShare share, double seconds);
+
+struct TimeShares {
+  double total = 0;  // since start_time_shares, less the diagnostics' bookkeeping
+  double compiled_regions = 0;
+  double eager_numpy = 0;
+  double interpreter = 0;  // total less the other two
+  double diagnostics = 0;  // the bookkeeping left out
+};
+TimeShares time_shares();
+// One line, "run time 1.234 s: 12.3% in compiled regions (0.152 s), ...;
+// recording these diagnostics took 0.012 s more".
+std::string format_time_shares(const TimeShares& shares);
+
 }  // namespace npy

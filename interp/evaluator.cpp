@@ -13,6 +13,7 @@
 #include "interp/opcode_table.h"
 #include "interp/policy.h"
 #include "numpy_shim/default_float.h"
+#include "numpy_shim/diagnostics.h"
 #include "numpy_shim/numpy_api.h"
 #include "numpy_shim/small_arrays.h"
 #include "numpy_shim/trace.h"
@@ -293,11 +294,29 @@ bool any_lazy(PyObject* const* values, int count) {
     return 0;
   }
   const bool fallback = lazy_args && numpy_shim::is_numpy_callable(callable);
-  if (fallback) numpy_shim::note_fallback(callable, where);
+  if (fallback) numpy_shim::note_fallback();
   const numpy_shim::Reason reason = fallback                           ? numpy_shim::Reason::k_fallback
                                      : numpy_shim::reads_clock(callable) ? numpy_shim::Reason::k_clock
                                                                          : numpy_shim::Reason::k_call;
   return materialize_frames(reason, where, nullptr, sp);
+}
+
+// What a materialization at an operator names: "operator", or, while the
+// diagnostics are on, the operator as the program writes it ("`**` with
+// exponent 3").
+[[gnu::noinline]] const char* operator_detail(int nb_op, PyObject* rhs) {
+  if (!numpy_shim::g_diagnostics) return "operator";
+  static thread_local std::string text;
+  text = numpy_shim::describe_binary_operator(nb_op, rhs);
+  return text.c_str();
+}
+
+// The same for a comparison: "comparison", or "`<`".
+[[gnu::noinline]] const char* compare_detail(int compare_op) {
+  if (!numpy_shim::g_diagnostics) return "comparison";
+  static thread_local std::string text;
+  text = numpy_shim::describe_compare(compare_op);
+  return text.c_str();
 }
 
 PyObject* new_bool(bool b) {
@@ -553,9 +572,16 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           }
         }
         PyObject* value = TOP();
+        const bool eager = NPY_UNLIKELY(numpy_shim::g_diagnostics) && numpy_shim::g_ndarray_type &&
+                           Py_TYPE(value) == numpy_shim::g_ndarray_type &&
+                           numpy_shim::begin_eager_operator(opcode == UNARY_POSITIVE   ? "unary `+`"
+                                                            : opcode == UNARY_NEGATIVE ? "unary `-`"
+                                                                                       : "`~`",
+                                                            LOCATION(), true);
         PyObject* res = opcode == UNARY_POSITIVE   ? PyNumber_Positive(value)
                         : opcode == UNARY_NEGATIVE ? negative(value)
                                                    : invert(value);
+        if (NPY_UNLIKELY(eager)) numpy_shim::end_eager();
         Py_DECREF(value);
         TOP() = res;
         if (NPY_UNLIKELY(!res)) goto error;
@@ -580,7 +606,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           // Not traced: lazy operands are computed, an in-place operator
           // must not write what a pending region reads, and what NumPy
           // warns of here must come after the pending region's warnings.
-          if (numpy_shim::g_live_lazies) MATERIALIZE_FRAMES(k_operation, "operator");
+          if (numpy_shim::g_live_lazies) MATERIALIZE_FRAMES(k_operation, operator_detail(oparg, TOP()));
           numpy_operand = true;
         } else if (numpy_shim::g_live_lazies && numpy_shim::g_ndarray_type &&
                    (numpy_shim::is_numpy_scalar(SECOND()) || numpy_shim::is_numpy_scalar(TOP()) ||
@@ -588,11 +614,18 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           // NumPy's scalar math warns here (overflow...): after the pending
           // region's warnings. An ndarray subclass's operator (np.ma's +=)
           // runs in CPython and may write memory a pending region reads.
-          MATERIALIZE_FRAMES(k_operation, "operator");
+          MATERIALIZE_FRAMES(k_operation, operator_detail(oparg, TOP()));
         }
         PyObject* rhs = POP();
         PyObject* lhs = TOP();
+        // The tracer was asked when numpy_operand is set; a pair of small
+        // arrays is left to NumPy without asking it.
+        const bool eager = NPY_UNLIKELY(numpy_shim::g_diagnostics) && numpy_shim::g_ndarray_type &&
+                           (numpy_operand || is_numpy_pair(lhs, rhs)) &&
+                           numpy_shim::begin_eager_operator(numpy_shim::describe_binary_operator(oparg, rhs),
+                                                            LOCATION(), numpy_operand);
         PyObject* res = numpy_operand ? binary_op(oparg, lhs, rhs) : plain_binary_op(oparg, lhs, rhs);
+        if (NPY_UNLIKELY(eager)) numpy_shim::end_eager();
         Py_DECREF(lhs);
         Py_DECREF(rhs);
         TOP() = res;
@@ -602,16 +635,24 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(COMPARE_OP) {
-        if (TRACE_TOP_PAIR(numpy_shim::trace_compare) &&
-            (numpy_shim::is_lazy(TOP()) || numpy_shim::is_lazy(SECOND()))) {
-          MATERIALIZE_FRAMES(k_operation, "comparison");
+        bool numpy_operand = false;
+        if (TRACE_TOP_PAIR(numpy_shim::trace_compare)) {
+          numpy_operand = true;
+          if (numpy_shim::is_lazy(TOP()) || numpy_shim::is_lazy(SECOND())) {
+            MATERIALIZE_FRAMES(k_operation, compare_detail(oparg));
+          }
         }
         PyObject* right = POP();
         PyObject* left = TOP();
+        const bool eager = NPY_UNLIKELY(numpy_shim::g_diagnostics) && numpy_shim::g_ndarray_type &&
+                           (numpy_operand || is_numpy_pair(left, right)) &&
+                           numpy_shim::begin_eager_operator(numpy_shim::describe_compare(oparg), LOCATION(),
+                                                            numpy_operand);
         const int next_opcode = base_opcode[_Py_OPCODE(next_instr[cache_units[opcode]])];
         PyObject* res = compared_as_specialized(left, right, oparg, next_opcode)
                             ? Py_TYPE(left)->tp_richcompare(left, right, oparg)
                             : PyObject_RichCompare(left, right, oparg);
+        if (NPY_UNLIKELY(eager)) numpy_shim::end_eager();
         Py_DECREF(left);
         Py_DECREF(right);
         TOP() = res;
@@ -1071,9 +1112,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
         PyObject** args = sp - total_args;
         PyObject* res = nullptr;
+        bool traced = false;  // whether the tracer was asked
         // active.callee_takes_lazy is false here: set only for the call below.
         if (numpy_shim::g_ndarray_type) {
           if (!PyFunction_Check(callable) || numpy_shim::creates_without_arrays(callable)) {
+            traced = true;
             res = numpy_shim::trace_call(callable, args, total_args - nkw, kwnames, LOCATION());
             if (NPY_UNLIKELY(!res && ERROR_SET())) goto error;
           } else {
@@ -1091,6 +1134,13 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             callable = PEEK(total_args + 1);
           }
         }
+        // A NumPy call npython runs eagerly, not one into a NumPy function
+        // npython evaluates (NPY_INTERP=all), whose own calls are recorded.
+        const bool eager = NPY_UNLIKELY(numpy_shim::g_diagnostics) && !res && numpy_shim::g_ndarray_type &&
+                           !active.callee_takes_lazy &&
+                           (!PyFunction_Check(callable) ||
+                            !evaluates_calls_to(tstate, reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(callable)))) &&
+                           numpy_shim::begin_eager_call(callable, LOCATION(), traced);
         if (NPY_UNLIKELY(numpy_shim::default_float32()) && !res) {
           res = numpy_shim::call_with_default_float(callable, args, total_args - nkw, kwnames);
           if (!res && PyErr_Occurred()) goto call_done;
@@ -1105,6 +1155,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           active.callee_takes_lazy = false;
         }
       call_done:
+        if (NPY_UNLIKELY(eager)) numpy_shim::end_eager();
         kwnames = nullptr;
         Py_DECREF(callable);
         for (int i = 0; i < total_args; ++i) Py_DECREF(args[i]);

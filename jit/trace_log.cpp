@@ -7,6 +7,8 @@
 #include <tuple>
 #include <vector>
 
+#include "common/stats.h"
+
 namespace npy::jit {
 namespace {
 
@@ -30,9 +32,13 @@ std::vector<std::string>& sites() {
 struct BoundaryTotal {
   long count = 0;
   double seconds = 0;
+  std::string hint;
+  bool hint_if_repeated = false;
 };
-std::map<std::tuple<std::string, std::string, int>, BoundaryTotal>& boundaries() {
-  static std::map<std::tuple<std::string, std::string, int>, BoundaryTotal> all;
+// By kind, what, site and reason.
+using BoundaryKey = std::tuple<std::string, std::string, int, std::string>;
+std::map<BoundaryKey, BoundaryTotal>& boundaries() {
+  static std::map<BoundaryKey, BoundaryTotal> all;
   return all;
 }
 
@@ -83,32 +89,54 @@ const std::string& site_text(int site) {
 void set_explain(bool on) { g_explain = on; }
 bool explain_enabled() { return g_explain; }
 
-void record_boundary(const std::string& kind, const std::string& what, int site, double seconds) {
-  BoundaryTotal& total = boundaries()[{kind, what, site}];
+void record_boundary(const std::string& kind, const std::string& what, int site, double seconds,
+                     const std::string& reason, const std::string& hint, bool hint_if_repeated) {
+  BoundaryTotal& total = boundaries()[{kind, what, site, reason}];
   ++total.count;
   total.seconds += seconds;
+  if (total.hint.empty()) {
+    total.hint = hint;
+    total.hint_if_repeated = hint_if_repeated;
+  }
 }
 
 std::string format_explain() {
   struct Row {
-    std::string kind, what, where;
+    std::string kind, what, where, reason;
     BoundaryTotal total;
   };
-  std::vector<Row> rows;
+  // One row per line of the program: the places of one line (two calls on
+  // it, say) are sites of their own.
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, BoundaryTotal> by_line;
   for (const auto& [key, total] : boundaries()) {
-    rows.push_back({std::get<0>(key), std::get<1>(key), site_text(std::get<2>(key)), total});
+    BoundaryTotal& row = by_line[{std::get<0>(key), std::get<1>(key), site_text(std::get<2>(key)), std::get<3>(key)}];
+    row.count += total.count;
+    row.seconds += total.seconds;
+    if (row.hint.empty()) {
+      row.hint = total.hint;
+      row.hint_if_repeated = total.hint_if_repeated;
+    }
+  }
+  std::vector<Row> rows;
+  for (const auto& [key, total] : by_line) {
+    rows.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key), total});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
     return a.total.seconds > b.total.seconds;
   });
   std::ostringstream out;
   out << "npython --explain: " << rows.size()
-      << " region boundaries and fallbacks, most costly first\n";
+      << " region boundaries and eager NumPy calls, most costly first\n";
   char line[64];
   for (const Row& row : rows) {
-    std::snprintf(line, sizeof line, "%10.3f ms %8ld x  ", row.total.seconds * 1e3, row.total.count);
-    out << line << row.kind << ": " << row.what << " at " << row.where << '\n';
+    const int width = std::snprintf(line, sizeof line, "%10.3f ms %8ld x  ", row.total.seconds * 1e3,
+                                    row.total.count);
+    out << line << row.kind << ": " << row.what << " at " << row.where;
+    if (!row.reason.empty()) out << ": " << row.reason;
+    out << '\n';
+    if (!row.total.hint.empty() && (!row.total.hint_if_repeated || row.total.count > 1)) out << std::string(static_cast<std::size_t>(width), ' ') << "hint: " << row.total.hint << '\n';
   }
+  out << format_time_shares(time_shares()) << '\n';
   return out.str();
 }
 

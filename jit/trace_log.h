@@ -20,12 +20,17 @@ void log_text(LogChannel channel, const std::string& text);
 int register_site(const std::string& where);
 const std::string& site_text(int site);
 
-// --explain: every region boundary and every eager fallback, by kind,
-// description and site, with a count and the seconds spent running what it
-// materialized.
+// --explain: every region boundary and every eager NumPy call, by kind,
+// description, site and reason, with a count and the seconds spent running
+// what it materialized (or the eager call itself), and a hint where one
+// helps. The report ends with the run's time shares (common/stats.h).
 void set_explain(bool on);
 bool explain_enabled();
-void record_boundary(const std::string& kind, const std::string& what, int site, double seconds);
+// `hint_if_repeated`: the hint is shown only where the row counts more than
+// one (a loop), as for a materialization a top-level loop repeats.
+void record_boundary(const std::string& kind, const std::string& what, int site, double seconds,
+                     const std::string& reason = {}, const std::string& hint = {},
+                     bool hint_if_repeated = false);
 std::string format_explain();
 
 }  // namespace npy::jit

@@ -20,6 +20,7 @@ JIT_COUNTERS = [
     ("compile time (µs)", "jit.compile_us"),
     ("regions", "jit.regions"),
     ("kernels compiled", "jit.kernels_compiled"),
+    ("kernels loaded from the disk cache", "jit.kernels_loaded"),
     ("kernels reused", "jit.kernels_reused"),
     ("eager fallbacks", "jit.fallbacks"),
     ("deoptimizations", "jit.deopts"),
@@ -29,21 +30,57 @@ MATERIALIZATION_PREFIX = "jit.materializations."
 MODES = [("eager", {"NPY_JIT": "off"}), ("jit", {})]
 
 
+# The bench's own options, each with a value; the program follows them.
+BENCH_OPTIONS = ("--repeat", "--json", "--plot")
+
+
+def split_program(argv):
+    """The bench's options, and the program with its arguments: what python3
+    takes after its own options (a script, -m module or -c code, each
+    followed by the program's arguments), or None when there is none."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-m", "-c"):
+            if i + 1 == len(argv):
+                return argv[:i + 1], None
+            return argv[:i], (arg, argv[i + 1], argv[i + 2:])
+        if arg in BENCH_OPTIONS:
+            i += 2
+        elif arg.startswith("-") and arg != "-":
+            i += 1  # --repeat=N, -h, or one argparse reports
+        else:
+            return argv[:i], ("script", arg, argv[i + 1:])
+    return argv, None
+
+
 def parse_args(argv):
     parser = argparse.ArgumentParser(
         prog="npython --bench",
+        usage="npython --bench [--repeat N] [--json FILE] [--plot FILE.png] "
+              "(script.py | -m module | -c code) [args ...]",
         description="Time a whole program eager (NPY_JIT=off) and with the JIT.")
     parser.add_argument("--repeat", type=int, default=3, metavar="N",
                         help="runs per mode (default 3)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--plot", metavar="FILE.png", help="also draw a bar chart (needs matplotlib)")
-    parser.add_argument("script")
-    parser.add_argument("args", nargs=argparse.REMAINDER)
-    args = parser.parse_args(argv)
+    parser.add_argument("-m", metavar="module", dest="module", help="run a module, as python3 -m")
+    parser.add_argument("-c", metavar="code", dest="code", help="run code, as python3 -c")
+    options, program = split_program(argv)
+    args = parser.parse_args(options)
+    if program is None:
+        parser.error("a script, -m module or -c code is required")
+    kind, target, args.args = program
+    args.kind, args.target = kind, target
+    # What the runs start after npython, and how the report names it.
+    args.command = [target] if kind == "script" else [kind, target]
+    code = target if len(target) <= 40 else target[:37] + "..."
+    args.label = target if kind == "script" else f"-c {code!r}" if kind == "-c" else f"-m {target}"
+    args.script = target if kind == "script" else None
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
-    if not os.path.exists(args.script):
-        parser.error(f"can't open file '{args.script}'")
+    if kind == "script" and not os.path.exists(target):
+        parser.error(f"can't open file '{target}'")
     if args.plot:
         try:
             import matplotlib  # noqa: F401
@@ -52,7 +89,7 @@ def parse_args(argv):
     return args
 
 
-def run_once(script, args, mode_env, kernel_cache):
+def run_once(command, args, mode_env, kernel_cache):
     env = {k: v for k, v in os.environ.items() if not k.startswith("NPY_")}
     env.update(mode_env)
     env["NPY_KERNEL_CACHE"] = kernel_cache
@@ -60,7 +97,7 @@ def run_once(script, args, mode_env, kernel_cache):
         stats_file = os.path.join(tmp, "stats.json")
         env["NPY_JIT_STATS"] = stats_file
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, script, *args], env=env,
+        proc = subprocess.run([sys.executable, *command, *args], env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         elapsed = time.perf_counter() - start
         stats = {}
@@ -103,9 +140,9 @@ def main(argv):
             for mode, env in order:
                 done += 1
                 if show_progress:
-                    print(f"\r[{done}/{total}] {mode} run of {args.script} ...", end="",
+                    print(f"\r[{done}/{total}] {mode} run of {args.label} ...", end="",
                           file=sys.stderr, flush=True)
-                runs[mode].append(run_once(args.script, args.args, env, kernel_cache))
+                runs[mode].append(run_once(args.command, args.args, env, kernel_cache))
     if show_progress:
         print("\r" + " " * 60 + "\r", end="", file=sys.stderr, flush=True)
 
@@ -118,7 +155,7 @@ def main(argv):
     speedup = summary["eager"][key] / summary["jit"][key]
     jit_stats = runs["jit"][-1]["stats"]
 
-    print(f"npython --bench {args.script}: {args.repeat} run(s) per mode, each a fresh process")
+    print(f"npython --bench {args.label}: {args.repeat} run(s) per mode, each a fresh process")
     print()
     print("| mode | first run (s) | min of the others (s) | median of the others (s) |")
     print("|---|---|---|---|")
@@ -141,6 +178,13 @@ def main(argv):
     else:
         print("| materializations | 0 |")
     print()
+    first_stats = runs["jit"][0]["stats"]
+    print("kernel cache (the bench's own, empty at the start): the first JIT run compiled "
+          f"{first_stats.get('jit.kernels_compiled', 0)} kernels and loaded "
+          f"{first_stats.get('jit.kernels_loaded', 0)}; the last compiled "
+          f"{jit_stats.get('jit.kernels_compiled', 0)} and loaded {jit_stats.get('jit.kernels_loaded', 0)} "
+          "from the disk cache")
+    print()
     if identical:
         print("stdout: identical in every run, eager and JIT")
     else:
@@ -150,7 +194,8 @@ def main(argv):
         sys.stderr.write(run["stderr"].decode(errors="replace"))
 
     result = {
-        "script": args.script, "args": args.args, "repeat": args.repeat,
+        "script": args.script, "module": args.target if args.kind == "-m" else None,
+        "code": args.target if args.kind == "-c" else None, "args": args.args, "repeat": args.repeat,
         "modes": summary, "speedup": speedup, "speedup_basis": key,
         "jit_stats": jit_stats, "stdout_identical": identical,
         "failed_runs": [{"mode": m, "returncode": r["returncode"]} for m, r in failed],
@@ -179,7 +224,9 @@ def draw(result, path):
         ax.bar_label(bars, fmt="%.3f", fontsize=8)
     ax.set_xticks(range(len(keys)), labels)
     ax.set_ylabel("wall time (s)")
-    ax.set_title(f"{os.path.basename(result['script'])}: speed-up {result['speedup']:.2f}x")
+    name = os.path.basename(result["script"]) if result["script"] else (
+        f"-m {result['module']}" if result["module"] else "-c code")
+    ax.set_title(f"{name}: speed-up {result['speedup']:.2f}x")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -50,7 +50,8 @@ const ControlSpec kControls[] = {
        return true;
      }},
     {"NPY_JIT_STATS", "0|1|FILE.json",
-     "1: print npython's counters to stderr at exit; FILE.json: write them there as JSON",
+     "1: print a summary (regions, kernels, eager NumPy calls, where the run's time went) and npython's "
+     "counters to stderr at exit; FILE.json: write the counters there as JSON",
      [](const std::string& v, Controls& c) {
        if (v.size() > 5 && v.compare(v.size() - 5, 5, ".json") == 0) {
          c.stats_file = v;
@@ -60,7 +61,7 @@ const ControlSpec kControls[] = {
      }},
     {"NPY_JIT_LOG", "regions,output_code,deopt,fallback|all",
      "what to log to stderr: each region's ops when it is computed, each new kernel's code, "
-     "deoptimizations, eager fallbacks (comma list)",
+     "deoptimizations, each NumPy call or operator run eagerly, with its line and why (comma list)",
      [](const std::string& v, Controls& c) { return jit::parse_log_channels(v, c.log_channels); }},
     {"NPY_DEFAULT_FLOAT", "float64|float32",
      "the float type the program's creation calls (np.zeros, ones, empty, full, identity, eye, "
@@ -129,10 +130,13 @@ std::string controls_help() {
   text << "\n"
           "npython options:\n"
           "--version, -V : print npython's version and the CPython it embeds (-VV: more)\n"
-          "--bench [--repeat N] [--json FILE] [--plot FILE.png] script.py args... : time the\n"
-          "         whole program eager (NPY_JIT=off) and with the JIT, and compare outputs\n"
+          "--bench [--repeat N] [--json FILE] [--plot FILE.png] (script.py | -m module | -c code)\n"
+          "         args... : time the whole program eager (NPY_JIT=off) and with the JIT, compare\n"
+          "         outputs, and report what the JIT did (kernels compiled and loaded from the cache)\n"
           "--explain script.py args... : run the program with the JIT, then list every region\n"
-          "         boundary and eager fallback with its reason and line, most costly first\n"
+          "         boundary and eager NumPy call with its line, reason and a hint where one helps,\n"
+          "         most costly first, and the share of run time in compiled regions, eager NumPy\n"
+          "         calls and the interpreter\n"
           "\nnpython environment variables:\n";
   for (const ControlSpec& spec : kControls) {
     text << spec.name << "=" << spec.values << ": " << spec.meaning << '\n';

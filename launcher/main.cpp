@@ -31,6 +31,7 @@
 #include "launcher/controls.h"
 #include "launcher/runtime_module.h"
 #include "numpy_shim/default_float.h"
+#include "numpy_shim/diagnostics.h"
 #include "version.h"
 
 namespace {
@@ -125,7 +126,10 @@ void report() {
   if (launch.controls.jit && launch.scan.explain_index) {
     std::fputs(npy::jit::format_explain().c_str(), stderr);
   }
-  if (launch.controls.stats) std::fputs(npy::format_counters().c_str(), stderr);
+  if (launch.controls.stats) {
+    if (launch.controls.jit) std::fputs(npy::numpy_shim::format_summary().c_str(), stderr);
+    std::fputs(npy::format_counters().c_str(), stderr);
+  }
   if (!launch.controls.stats_file.empty()) write_counters(launch.controls.stats_file);
 }
 
@@ -285,6 +289,13 @@ int main(int argc, char** argv) {
   npy::jit::set_log_channels(launch.controls.log_channels);
   npy::jit::set_explain(launch.scan.explain_index != 0);
   npy::jit::set_fast_math(launch.controls.fast_math);
+  // What leads to a fix, asked for: eager NumPy calls named, timed and
+  // recorded, and where the run's time goes. A normal run does none of it.
+  if (launch.scan.explain_index || launch.controls.stats ||
+      npy::jit::log_enabled(npy::jit::LogChannel::kFallback)) {
+    npy::numpy_shim::set_diagnostics(true);
+    npy::start_time_shares();
+  }
   pthread_t interpreter;
   const int err = pthread_create(&interpreter, &attr, interpreter_thread, &launch);
   pthread_attr_destroy(&attr);

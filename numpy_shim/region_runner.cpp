@@ -13,6 +13,7 @@
 
 #include "common/stats.h"
 #include "jit/trace_log.h"
+#include "numpy_shim/diagnostics.h"
 #include "numpy_shim/errstate.h"
 #include "numpy_shim/output_memory.h"
 #include "numpy_shim/py_ref.h"
@@ -1066,7 +1067,11 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
   reason_counter(reason).add();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (jit::explain_enabled()) jit::record_boundary("materialized", why, site, seconds);
+  if (g_diagnostics) note_region_time(seconds);
+  if (jit::explain_enabled()) {
+    jit::record_boundary("materialized", why, site, seconds, {}, materialization_hint(reason, detail),
+                         /*hint_if_repeated=*/true);
+  }
   return status;
 }
 
@@ -1094,25 +1099,9 @@ int flush(Reason reason, const Location& where, const char* detail) {
   return trace ? run_trace(*trace, reason, where, detail) : 0;
 }
 
-void note_fallback(PyObject* callable, const Location& where) {
+void note_fallback() {
   static Counter& fallbacks = counter("jit.fallbacks");
   fallbacks.add();
-  if (!jit::explain_enabled() && !jit::log_enabled(jit::LogChannel::kFallback)) return;
-  std::string name = "a NumPy callable";
-  PyObject* qualname = PyObject_GetAttrString(callable, "__qualname__");
-  if (!qualname) qualname = PyObject_GetAttrString(callable, "__name__");
-  if (qualname && PyUnicode_Check(qualname)) {
-    const char* text = PyUnicode_AsUTF8(qualname);
-    if (text) name = text;
-  }
-  Py_XDECREF(qualname);
-  PyErr_Clear();
-  const std::string what = name + " not traced";
-  const int site = site_of(where);
-  if (jit::explain_enabled()) jit::record_boundary("fallback", what, site, 0);
-  if (jit::log_enabled(jit::LogChannel::kFallback)) {
-    jit::log_text(jit::LogChannel::kFallback, what + " at " + jit::site_text(site));
-  }
 }
 
 }  // namespace npy::numpy_shim

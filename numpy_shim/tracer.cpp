@@ -21,6 +21,7 @@
 
 #include "jit/warm_up.h"
 #include "numpy_shim/default_float.h"
+#include "numpy_shim/diagnostics.h"
 #include "numpy_shim/errstate.h"
 #include "numpy_shim/py_ref.h"
 #include "numpy_shim/region_runner.h"
@@ -67,6 +68,16 @@ struct Operand {
   }
 };
 
+// Why an operand of this dtype is not traced, for the diagnostics.
+void refuse_dtype(PyArray_Descr* descr) {
+  if (!g_diagnostics) return;
+  PyObject* name = PyObject_Str(reinterpret_cast<PyObject*>(descr));
+  const char* text = name ? PyUnicode_AsUTF8(name) : nullptr;
+  refuse(EagerReason::k_unsupported_dtype, text);
+  Py_XDECREF(name);
+  PyErr_Clear();
+}
+
 // What NumPy would see; false when the tracer cannot take the operand.
 bool classify(PyObject* o, Operand& out) {
   out.object = o;
@@ -85,7 +96,10 @@ bool classify(PyObject* o, Operand& out) {
   if (Py_TYPE(o) == &PyArray_Type) {
     auto* array = reinterpret_cast<PyArrayObject*>(o);
     const auto dtype = plain_dtype(PyArray_DESCR(array));
-    if (!dtype) return false;
+    if (!dtype) {
+      refuse_dtype(PyArray_DESCR(array));
+      return false;
+    }
     out.dtype = *dtype;
     out.shape.assign(PyArray_DIMS(array), PyArray_DIMS(array) + PyArray_NDIM(array));
     out.size = PyArray_SIZE(array);
@@ -99,7 +113,10 @@ bool classify(PyObject* o, Operand& out) {
     return true;
   }
   if (PyLong_CheckExact(o)) {
-    if (!python_int64(o)) return false;
+    if (!python_int64(o)) {
+      refuse(EagerReason::k_operand_kind);
+      return false;
+    }
     out.weak = Weak::kInt;
     out.dtype = DType::kInt64;
     return true;
@@ -118,10 +135,14 @@ bool classify(PyObject* o, Operand& out) {
     }
     const auto dtype = dtype_of_typenum(descr->type_num);
     out.descr = reinterpret_cast<PyObject*>(descr);
-    if (!dtype) return false;
+    if (!dtype) {
+      refuse_dtype(descr);
+      return false;
+    }
     out.dtype = *dtype;
     return true;
   }
+  refuse(EagerReason::k_operand_kind);
   return false;
 }
 
@@ -137,7 +158,11 @@ bool classify(PyObject* o, Operand& out) {
 // Looked at when a region opens: neither can change while one is pending,
 // since whatever changes them (np.seterr, errstate, warnings.simplefilter)
 // is a call that computes the pending region first.
-bool state_allows_tracing() { return pending_trace() != nullptr || errstate_is_traceable(); }
+bool state_allows_tracing() {
+  if (pending_trace() != nullptr || errstate_is_traceable()) return true;
+  refuse(EagerReason::k_error_state);
+  return false;
+}
 
 bool worth_tracing(const Operand* const* operands, int n) {
   if (running_trace()) return false;
@@ -146,6 +171,7 @@ bool worth_tracing(const Operand* const* operands, int n) {
       if (operands[i]->lazy || operands[i]->weak == Weak::kNone) return true;
     }
   }
+  refuse(EagerReason::k_small_arrays);
   return false;
 }
 
@@ -158,7 +184,10 @@ bool broadcast(const Operand* const* operands, int n, Shape& out) {
     for (std::size_t k = 0; k < s.size(); ++k) {
       std::int64_t& d = out[rank - s.size() + k];
       if (s[k] == d || s[k] == 1) continue;
-      if (d != 1) return false;
+      if (d != 1) {
+        refuse(EagerReason::k_shapes);
+        return false;
+      }
       d = s[k];
     }
   }
@@ -286,13 +315,19 @@ bool allocation_refused(const Shape& shape, DType dtype) {
   constexpr std::int64_t kTriedBytes = std::int64_t{16} << 20;
   std::int64_t bytes = jit::itemsize(dtype);
   for (std::int64_t d : shape) {
-    if (d != 0 && bytes > std::numeric_limits<std::int64_t>::max() / d) return true;
+    if (d != 0 && bytes > std::numeric_limits<std::int64_t>::max() / d) {
+      refuse(EagerReason::k_memory);
+      return true;
+    }
     bytes *= d;
   }
   if (bytes < kTriedBytes) return false;
   void* memory = mmap(nullptr, static_cast<std::size_t>(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                       -1, 0);
-  if (memory == MAP_FAILED) return true;
+  if (memory == MAP_FAILED) {
+    refuse(EagerReason::k_memory);
+    return true;
+  }
   munmap(memory, static_cast<std::size_t>(bytes));
   return false;
 }
@@ -352,7 +387,10 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
   }
   // Integers to negative powers raise, depending on the data: NumPy must
   // see them at the line itself.
-  if (op == Op::power && !jit::is_float(compute)) return nullptr;
+  if (op == Op::power && !jit::is_float(compute)) {
+    refuse(EagerReason::k_integer_power);
+    return nullptr;
+  }
   // Operators on NumPy scalars (and Python numbers) take NumPy's scalar
   // math, or its array path where the types differ, with their own rules
   // for warnings (integer overflow, "scalar <op>" messages): only the
@@ -364,6 +402,7 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
   }
   if (scalar_math && result != DType::kBool && op != Op::bitwise_and && op != Op::bitwise_or &&
       op != Op::bitwise_xor) {
+    refuse(EagerReason::k_scalar_math);
     return nullptr;
   }
   if (in_place_target && (result != operands[0]->dtype || shape != operands[0]->shape)) return nullptr;
@@ -797,7 +836,10 @@ PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, 
   } else if (!parse_shape(call.positional[0], shape)) {
     return nullptr;
   }
-  if (jit::element_count(shape) < kMinTracedElements) return nullptr;
+  if (jit::element_count(shape) < kMinTracedElements) {
+    refuse(EagerReason::k_small_arrays);
+    return nullptr;
+  }
   PyObject* fill = full ? (call.positional.size() > 1 ? call.positional[1] : call.keyword("fill_value")) : nullptr;
   Operand fill_operand;
   if (full && (!fill || !classify(fill, fill_operand) || fill_operand.lazy ||
@@ -944,6 +986,7 @@ PyObject* record_arange(PyObject* callable, const CallArgs& call, const Location
   Py_DECREF(one);
   PyErr_Clear();
   // NaN, infinite or huge lengths: NumPy's errors.
+  if (ok && !(std::ceil(length_f) >= kMinTracedElements)) refuse(EagerReason::k_small_arrays);
   if (!ok || !(std::ceil(length_f) >= kMinTracedElements) || std::ceil(length_f) > 1e15) return nullptr;
   if (dtype == DType::kFloat32 && (std::fabs(start_f) > 3.4e38 || std::fabs(second_f) > 3.4e38)) return nullptr;
   const auto length = static_cast<std::int64_t>(std::ceil(length_f));
@@ -1218,6 +1261,7 @@ PyObject* record_linspace(PyObject* callable, const CallArgs& call, const Locati
   for (std::size_t i = 0; i < 2; ++i) {
     if (PyLong_CheckExact(call.positional[i]) && std::fabs(i ? stop : start) > 9007199254740992.0) return nullptr;
   }
+  if (num < kMinTracedElements) refuse(EagerReason::k_small_arrays);
   if (num < kMinTracedElements || num > (std::int64_t{1} << 40)) return nullptr;
   if (running_trace() || !state_allows_tracing()) return nullptr;
   const double step = (stop - start) / static_cast<double>(endpoint ? num - 1 : num);
@@ -1777,14 +1821,20 @@ Op power_shortcut(const Operand& base, PyObject* exponent) {
 [[gnu::noinline]] PyObject* record_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs,
                                                    const Location& where) {
   const Op op = operator_op(nb_op);
-  if (op == Op::input) return nullptr;
+  if (op == Op::input) {
+    refuse(nb_op % NB_INPLACE_ADD == NB_MATRIX_MULTIPLY ? EagerReason::k_matrix_product : EagerReason::k_not_compiled);
+    return nullptr;
+  }
   const bool in_place = nb_op >= NB_INPLACE_ADD;
   Operand a, b;
   if (!classify(lhs, a) || !classify(rhs, b)) return nullptr;
   if (a.weak != Weak::kNone && b.weak != Weak::kNone) return nullptr;
   // In place, only a pending lazy value can be updated without writing
   // memory the program can see.
-  if (in_place && (!a.lazy || shares_with_views(*trace_of(lhs), node_of(lhs)))) return nullptr;
+  if (in_place && (!a.lazy || shares_with_views(*trace_of(lhs), node_of(lhs)))) {
+    refuse(EagerReason::k_in_place);
+    return nullptr;
+  }
   if (op == Op::power) {
     const Op shortcut = power_shortcut(a, rhs);
     if (shortcut != Op::input) {
@@ -1839,7 +1889,10 @@ Op power_shortcut(const Operand& base, PyObject* exponent) {
 [[gnu::noinline]] PyObject* record_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
                                         PyObject* kwnames, const Location& where) {
   const VocabularyEntry entry = lookup_callable(callable);
-  if (entry.form == CallForm::kNone) return nullptr;
+  if (entry.form == CallForm::kNone) {
+    refuse(EagerReason::k_not_compiled);
+    return nullptr;
+  }
   CallArgs call;
   call.positional.assign(args, args + nargs);
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
@@ -1913,28 +1966,49 @@ Op power_shortcut(const Operand& base, PyObject* exponent) {
 bool may_trace_either(PyObject* lhs, PyObject* rhs) { return may_trace(lhs) || may_trace(rhs); }
 
 PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where) {
-  if (!may_trace(lhs) && !may_trace(rhs)) return nullptr;
+  begin_tracing();
+  if (!may_trace(lhs) && !may_trace(rhs)) {
+    refuse(EagerReason::k_small_arrays);
+    return nullptr;
+  }
   return record_binary_operator(nb_op, lhs, rhs, where);
 }
 
 PyObject* trace_compare(int compare, PyObject* lhs, PyObject* rhs, const Location& where) {
-  if (!may_trace(lhs) && !may_trace(rhs)) return nullptr;
+  begin_tracing();
+  if (!may_trace(lhs) && !may_trace(rhs)) {
+    refuse(EagerReason::k_small_arrays);
+    return nullptr;
+  }
   return record_compare(compare, lhs, rhs, where);
 }
 
 PyObject* trace_unary_operator(UnaryOperator which, PyObject* operand, const Location& where) {
-  if (!may_trace(operand)) return nullptr;
+  begin_tracing();
+  if (!may_trace(operand)) {
+    refuse(EagerReason::k_small_arrays);
+    return nullptr;
+  }
   return record_unary_operator(which, operand, where);
 }
 
 PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
                      PyObject* kwnames, const Location& where) {
+  begin_tracing();
   // The arguments first: a call on small arrays, the common case, is left
   // to NumPy without looking the callable up.
   for (Py_ssize_t i = 0; i < nargs; ++i) {
     if (may_trace(args[i])) return record_call(callable, args, nargs, kwnames, where);
   }
-  return creates_without_arrays(callable) ? record_call(callable, args, nargs, kwnames, where) : nullptr;
+  if (creates_without_arrays(callable)) return record_call(callable, args, nargs, kwnames, where);
+  if (g_diagnostics) {
+    // A callable outside the vocabulary is named as such where its call
+    // is recorded (diagnostics.cpp), not looked up for every call here.
+    bool array = false;
+    for (Py_ssize_t i = 0; i < nargs; ++i) array = array || PyArray_Check(args[i]);
+    refuse(array ? EagerReason::k_small_arrays : EagerReason::k_operand_kind);
+  }
+  return nullptr;
 }
 
 PyObject* lazy_attribute(PyObject* lazy, PyObject* name, const Location& where) {

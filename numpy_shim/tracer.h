@@ -88,7 +88,9 @@ PyObject* materialize(PyObject* lazy, Reason reason, const Location& where, cons
 // Computes the thread's pending trace, if any. 0, or -1 with an exception.
 int flush(Reason reason, const Location& where, const char* detail);
 
-// Records an eager fallback of a NumPy callable for --explain and the stats.
-void note_fallback(PyObject* callable, const Location& where);
+// Counts an eager fallback: a NumPy call on lazy arguments, which computes
+// them (jit.fallbacks). The call itself is named, timed and logged as every
+// eager NumPy call is (diagnostics.h).
+void note_fallback();
 
 }  // namespace npy::numpy_shim

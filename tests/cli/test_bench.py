@@ -71,3 +71,54 @@ def test_jit_runs_share_a_fresh_kernel_cache(tmp_path):
         assert stats["jit.kernels_loaded"] >= 1
         assert stats["jit.kernels_compiled"] == 0
     assert not users.exists()
+
+
+def test_module_and_code_run_as_with_python3(tmp_path):
+    # The work in a function: a module run with -m has its top level run
+    # by CPython (npython takes the top level of a script or -c code).
+    (tmp_path / "squares_module.py").write_text(
+        "import sys\nimport numpy as np\n\n\ndef main(n):\n    x = np.arange(n, dtype=np.float64)\n"
+        "    print(f\"{float((x * x).sum()):.6e}\")\n\n\nmain(int(sys.argv[1]))\n")
+    out_json = tmp_path / "module.json"
+    got = harness.run(harness.NPYTHON, ["--bench", "--repeat", "1", "--json", str(out_json),
+                                        "-m", "squares_module", "100000"], cwd=tmp_path, timeout=300)
+    assert got.returncode == 0, got.stdout + got.stderr
+    assert got.stdout.startswith("npython --bench -m squares_module: 1 run(s) per mode")
+    assert "stdout: identical in every run, eager and JIT" in got.stdout
+    result = json.loads(out_json.read_text())
+    assert (result["module"], result["script"], result["args"]) == ("squares_module", None, ["100000"])
+    assert result["jit_stats"]["jit.regions"] >= 1
+
+    code = "import sys, numpy as np; x = np.arange(float(sys.argv[1])); print((x * x).sum())"
+    out_json = tmp_path / "code.json"
+    got = bench("--repeat", "1", "--json", str(out_json), "-c", code, "100000")
+    assert got.returncode == 0, got.stdout + got.stderr
+    assert got.stdout.startswith("npython --bench -c 'import sys, numpy as np; x = np.arang...': 1 run(s)")
+    result = json.loads(out_json.read_text())
+    assert (result["code"], result["args"]) == (code, ["100000"])
+    assert result["jit_stats"]["jit.regions"] >= 1
+    # The program's options after the code are the program's.
+    got = bench("--repeat", "1", "-c", "import sys; print(sys.argv[1:])", "--repeat", "x")
+    assert got.returncode == 0, got.stdout + got.stderr
+    assert "stdout: identical in every run" in got.stdout
+    assert bench("--repeat", "1").returncode == 2
+
+
+def test_kernels_loaded_from_the_cache_are_reported():
+    # Two JIT runs share the bench's own cache: the second loads what the
+    # first compiled, and the report says so.
+    got = bench("--repeat", "2", "sum_squares.py", "100000")
+    assert got.returncode == 0, got.stdout + got.stderr
+    loaded = int(re.search(r"^\| kernels loaded from the disk cache \| (\d+) \|$", got.stdout, re.M).group(1))
+    compiled = int(re.search(r"^\| kernels compiled \| (\d+) \|$", got.stdout, re.M).group(1))
+    line = re.search(r"^kernel cache \(the bench's own, empty at the start\): the first JIT run compiled (\d+) "
+                     r"kernels and loaded (\d+); the last compiled (\d+) and loaded (\d+) from the disk cache$",
+                     got.stdout, re.M)
+    assert line, got.stdout
+    first_compiled, first_loaded, last_compiled, last_loaded = map(int, line.groups())
+    assert (last_compiled, last_loaded) == (compiled, loaded)
+    assert first_loaded == 0
+    isa = harness.run(harness.NPYTHON, ["-c", "import npython; print(npython.host()['vector_isa'])"])
+    if isa.stdout.strip() != "sse2":
+        assert first_compiled >= 1
+        assert loaded == first_compiled and compiled == 0

@@ -11,6 +11,47 @@ FIXTURES = harness.REPO / "tests" / "cli" / "fixtures"
 DEMO = str(FIXTURES / "regions_demo.py")
 IF_LINE = next(i for i, line in enumerate(open(DEMO), 1) if "the `if` line" in line)
 SORT_LINE = next(i for i, line in enumerate(open(DEMO), 1) if "np.sort" in line)
+EAGER = str(FIXTURES / "eager_demo.py")
+
+
+def eager_line(marker):
+    return next(i for i, line in enumerate(open(EAGER), 1) if marker in line)
+
+
+# The reasons and hints --explain and the fallback log give (numpy_shim/diagnostics.h).
+NOT_COMPILED = "npython does not compile this NumPy function: NumPy runs it"
+MATRIX = "npython does not compile matrix products: NumPy runs them with its BLAS library"
+INT_POWER = ("npython leaves `**` on integers to NumPy (a negative exponent raises an error, "
+             "depending on the data)")
+INT_POWER_HINT = "hint: a float array or a float exponent (`** 3.0`) is compiled, where float results suit the program"
+DTYPE = "npython compiles bool, integer, float32 and float64 arrays, not this dtype (complex64)"
+DTYPE_HINT = "hint: use float64 or float32 arrays where the values allow"
+TOP_LEVEL_HINT = "hint: move top-level loops into a function: "
+ROW = re.compile(r" +(\d+\.\d{3}) ms +(\d+) x  (materialized|eager): (.+) at (\S+:\d+)(: .+)?")
+HINT = re.compile(r" {26}hint: \S.*")
+TIME_SHARES = re.compile(r"run time (\d+\.\d{3}) s: (\d+\.\d)% in compiled regions \((\d+\.\d{3}) s\), "
+                         r"(\d+\.\d)% in eager NumPy calls \((\d+\.\d{3}) s\), "
+                         r"(\d+\.\d)% in the interpreter \((\d+\.\d{3}) s: Python code, imports and start-up\); "
+                         r"recording these diagnostics took (\d+\.\d{3}) s more")
+
+
+def explain_report(stderr):
+    """The --explain report's rows (each with the hint under it, or None) and
+    its last line's time shares, checking the shape of every line."""
+    lines = stderr.splitlines()
+    assert re.fullmatch(r"npython --explain: \d+ region boundaries and eager NumPy calls, most costly first",
+                        lines[0]), lines[0]
+    shares = TIME_SHARES.fullmatch(lines[-1])
+    assert shares, lines[-1]
+    rows = []
+    for line in lines[1:-1]:
+        if HINT.fullmatch(line):
+            assert rows and rows[-1][1] is None, line
+            rows[-1] = (rows[-1][0], line.strip())
+        else:
+            assert ROW.fullmatch(line), line
+            rows.append((line, None))
+    return rows, shares
 
 
 def run(args, **env):
@@ -56,7 +97,26 @@ def test_output_code_log_shows_each_new_kernel_once():
 
 def test_fallback_log_names_the_callable_and_line():
     got = run([DEMO], NPY_JIT_LOG="fallback")
-    assert f"[npython:fallback] sort not traced at regions_demo.py:{SORT_LINE}" in got.stderr.splitlines()
+    assert got.stdout == expected_stdout()
+    assert got.stderr.splitlines() == [f"[npython:fallback] np.sort at regions_demo.py:{SORT_LINE}: {NOT_COMPILED}"]
+
+
+def test_fallback_log_lists_every_eager_numpy_call_with_its_line():
+    # Each call of the loop's three rounds, on arrays the program holds (no
+    # pending region): the matrix product, histogram and `**` run eagerly.
+    got = run([EAGER], NPY_JIT_LOG="fallback")
+    assert got.stdout == harness.run(harness.PYTHON3, [EAGER]).stdout
+    lines = got.stderr.splitlines()
+    assert all(l.startswith("[npython:fallback] ") for l in lines), lines
+    expected = [
+        f"np.histogram at eager_demo.py:{eager_line('the histogram line')}: {NOT_COMPILED}",
+        f"`@` at eager_demo.py:{eager_line('the `@` line')}: {MATRIX}",
+        f"`**` with exponent 3 at eager_demo.py:{eager_line('the `**` line')}: {INT_POWER}",
+        f"`*` at eager_demo.py:{eager_line('the complex line')}: {DTYPE}",
+    ]
+    for entry in expected:
+        assert lines.count("[npython:fallback] " + entry) == 3, (entry, lines)
+    assert f"[npython:fallback] np.ones at eager_demo.py:{eager_line('complex64)')}: {DTYPE}" in lines
 
 
 def test_log_all_and_bad_values():
@@ -85,6 +145,27 @@ def test_stats_count_regions_kernels_and_materializations(tmp_path):
         assert stats["jit.kernels_compiled"] + stats["jit.kernels_loaded"] >= 1
 
 
+def test_stats_start_with_a_summary_paragraph():
+    got = run([EAGER], NPY_JIT_STATS="1")
+    summary, counters = got.stderr.split("\n\n", 1)
+    assert counters.startswith("npython stats:\n")
+    values = dict(re.findall(r"^  ([\w.]+) +(\d+)$", counters, re.M))
+    assert all(len(line) <= 100 for line in summary.splitlines())
+    text = " ".join(summary.splitlines())
+    expected = (f"npython: {values['jit.regions']} regions ran {values['jit.region_ops']} operations in compiled "
+                f"kernels ({values['jit.kernels_compiled']} kernels compiled, {values['jit.kernels_loaded']} "
+                f"loaded from the disk cache, {values['jit.kernels_reused']} reused); "
+                f"{values['jit.eager_calls']} NumPy calls and operators ran eagerly; run time ")
+    assert text.startswith(expected), text
+    assert int(values["jit.eager_calls"]) >= 13  # 4 operations x 3 rounds, np.ones, small sums
+    shares = re.search(r"run time \d+\.\d{3} s: \d+\.\d% in compiled regions \(\d+\.\d{3} s\), "
+                       r"\d+\.\d% in eager NumPy calls \(\d+\.\d{3} s\), \d+\.\d% in the interpreter", text)
+    assert shares, text
+    top = max((int(v), k) for k, v in values.items() if k.startswith("jit.materializations."))
+    assert re.search(r"Regions ended most often because: .+ \(%d of %s\)\." % (top[0], values["jit.regions"]), text), text
+    assert text.endswith("npython --explain names each operation and line; NPY_JIT_LOG=fallback logs each eager call.")
+
+
 @pytest.mark.parametrize("ending", ["sys.exit(3)", "raise KeyboardInterrupt"])
 def test_stats_and_explain_when_the_program_exits_early(tmp_path, ending):
     program = ("import sys, numpy as np\n"
@@ -111,15 +192,53 @@ def test_stats_are_the_same_through_the_module():
 def test_explain_names_the_if_line_and_the_fallback():
     got = run(["--explain", DEMO])
     assert got.stdout == expected_stdout()
-    lines = got.stderr.splitlines()
-    assert re.fullmatch(r"npython --explain: \d+ region boundaries and fallbacks, most costly first", lines[0])
-    rows = lines[1:]
-    row = re.compile(r" +\d+\.\d{3} ms +\d+ x  (materialized|fallback): .+ at \S+:\d+")
-    assert rows and all(row.fullmatch(r) for r in rows), rows
+    rows, _ = explain_report(got.stderr)
+    rows = [r for r, _ in rows]
     assert any(f"materialized: value decides an `if` or `while` at regions_demo.py:{IF_LINE}" in r for r in rows)
-    assert any(f"fallback: sort not traced at regions_demo.py:{SORT_LINE}" in r for r in rows)
+    assert any(r.endswith(f"eager: np.sort at regions_demo.py:{SORT_LINE}: {NOT_COMPILED}") for r in rows), rows
     costs = [float(r.split()[0]) for r in rows]
     assert costs == sorted(costs, reverse=True)
+
+
+def test_explain_names_each_eager_operation_with_its_reason_and_ends_with_time_shares():
+    got = run(["--explain", EAGER])
+    assert got.stdout == harness.run(harness.PYTHON3, [EAGER]).stdout
+    rows, shares = explain_report(got.stderr)
+    hints = {ROW.fullmatch(r).group(3, 4, 5, 6): h for r, h in rows}
+    counts = {ROW.fullmatch(r).group(3, 4, 5, 6): int(ROW.fullmatch(r).group(2)) for r, _ in rows}
+    power = eager_line("the `**` line")
+    matmul = eager_line("the `@` line")
+    histogram = eager_line("the histogram line")
+    complex_line = eager_line("the complex line")
+    expected = {
+        ("eager", "`**` with exponent 3", f"eager_demo.py:{power}", f": {INT_POWER}"): INT_POWER_HINT,
+        ("eager", "`@`", f"eager_demo.py:{matmul}", f": {MATRIX}"): None,
+        ("eager", "np.histogram", f"eager_demo.py:{histogram}", f": {NOT_COMPILED}"): None,
+        ("eager", "`*`", f"eager_demo.py:{complex_line}", f": {DTYPE}"): DTYPE_HINT,
+        # The pending values the operations read, computed first: the
+        # materialization names the operation.
+        ("materialized", "operand of an operation npython does not trace (`**` with exponent 3)",
+         f"eager_demo.py:{power}", None): None,
+        ("materialized", "operand of an operation npython does not trace (`@`)",
+         f"eager_demo.py:{matmul}", None): None,
+    }
+    for key, hint in expected.items():
+        assert key in hints, (key, rows)
+        assert hints[key] == hint, (key, hints[key])
+        assert counts[key] == 3, (key, counts[key])
+    # A top-level loop assigns a global in each round: the hint is to move
+    # the loop into a function; a single top-level assignment has none.
+    store = "stored into a container, attribute, global or array (STORE_NAME)"
+    loop_key = ("materialized", store, f"eager_demo.py:{eager_line('the top-level loop')}", None)
+    assert hints[loop_key].startswith(TOP_LEVEL_HINT), hints[loop_key]
+    single = ("materialized", store, f"eager_demo.py:{eager_line('np.arange(50_000)')}", None)
+    assert single in hints and hints[single] is None
+    # The shares: of the run time, adding up to it.
+    total, compiled_pct, compiled, eager_pct, eager, interp_pct, interp, _ = map(float, shares.groups())
+    assert abs(compiled + eager + interp - total) <= 0.003
+    assert abs(compiled_pct + eager_pct + interp_pct - 100.0) <= 0.2
+    eager_ms = sum(float(ROW.fullmatch(r).group(1)) for r, _ in rows if ROW.fullmatch(r).group(3) == "eager")
+    assert eager_ms > 0 and abs(eager_ms / 1e3 - eager) <= 0.002
 
 
 def test_explain_is_not_an_argument_of_the_program():

@@ -66,7 +66,9 @@ def test_stats_at_exit_go_to_stderr_only():
     got = npython("print('out')", NPY_JIT_STATS="1")
     assert got.stdout == plain.stdout == "out\n"
     assert plain.stderr == ""
-    assert re.fullmatch(r"npython stats:\n(  [\w.]+ +\d+\n)+", got.stderr)
+    # A summary paragraph, then the counters.
+    assert re.fullmatch(r"npython: no compiled region ran; 0 NumPy calls and operators ran eagerly; run time "
+                        r"[^\n]+(\n[^\n]+)*\n\nnpython stats:\n(  [\w.]+ +\d+\n)+", got.stderr), got.stderr
     assert re.search(r"^  frames\.evaluated +\d+$", got.stderr, re.M)
 
 
