@@ -1,7 +1,5 @@
 #include "jit/x86/vector_math.h"
 
-#include <asmjit/core.h>
-
 #include <array>
 #include <cmath>
 #include <utility>
@@ -11,14 +9,14 @@
 namespace npy::jit {
 namespace {
 
-// Whether this CPU has AVX: kernels that use it leave the registers' upper
-// halves dirty, which makes the SSE code of NumPy's loops and libm stall on
-// every instruction until vzeroupper (all vector registers are the caller's
-// to save across a call, so nothing is lost).
-const bool kHasAvx = asmjit::CpuInfo::host().features().x86().hasAVX();
-
+// Kernels that use AVX leave the registers' upper halves dirty, which makes
+// the SSE code of NumPy's loops and libm stall on every instruction until
+// vzeroupper (all vector registers are the caller's to save across a call,
+// so nothing is lost). Asked on first use, not while statics are made: the
+// CPU's description must not be read before asmjit has made its own.
 inline void clean_upper_halves() {
-  if (kHasAvx) {
+  static const bool has_avx = __builtin_cpu_supports("avx");
+  if (has_avx) {
     asm volatile("vzeroupper" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
                  "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory");
   }
