@@ -939,6 +939,9 @@ class KernelBuilder {
         case Op::sqrt: w ? cc_.vsqrtpd(r, a.reg) : cc_.vsqrtps(r, a.reg); break;
         case Op::sin: case Op::cos: case Op::tan: case Op::exp: case Op::exp2: case Op::expm1:
         case Op::log: case Op::log2: case Op::log10: case Op::log1p:
+          // Only with NPY_MATH=fast: otherwise NumPy's loop computes these, in
+          // blocks a staged kernel does not have.
+          if (math_route(region_, node) != MathRoute::kInline) return false;
           math_.emit(*vector_function_of(node.op), r, a.reg, bits_);
           break;
         case Op::negative: cc_.vxorpd(r, a.reg, sign()); break;
