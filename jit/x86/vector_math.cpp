@@ -1,6 +1,7 @@
 #include "jit/x86/vector_math.h"
 
 #include <array>
+#include <cfenv>
 #include <cmath>
 #include <utility>
 
@@ -57,11 +58,18 @@ LibmLanes lanes_of(bool float64) {
 
 // One function per op and dtype, so that a kernel's slot names both by its
 // address alone.
+// Some of NumPy's loops (minimum, fmax...) clear the floating-point flags
+// when they end, for NumPy checks them around each ufunc call; in a kernel
+// they would clear the flags of the operations before them, which are
+// raised again.
 template <int Index>
 void numpy_lanes_of(void* out, const void* a, const void* b, std::uint64_t count) {
   clean_upper_halves();
+  const int before = std::fetestexcept(FE_ALL_EXCEPT);
   run_numpy_loop(static_cast<Op>(Index / kLoopTypeCount), kLoopTypes[Index % kLoopTypeCount], out, a, b,
                  static_cast<std::int64_t>(count));
+  const int cleared = before & ~std::fetestexcept(FE_ALL_EXCEPT);
+  if (cleared != 0) std::feraiseexcept(cleared);
 }
 
 template <int... Index>
