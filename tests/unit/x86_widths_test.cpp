@@ -84,20 +84,6 @@ T stand_in(Op op, T a, T b) {
   }
 }
 
-template <typename T, int OpIndex>
-void stand_in_loop(char** args, const std::intptr_t* dimensions, const std::intptr_t* steps, void*) {
-  const auto op = static_cast<Op>(OpIndex);
-  const bool binary = op_info(op).arity == 2;
-  char* out = args[binary ? 2 : 1];
-  for (std::intptr_t i = 0; i < dimensions[0]; ++i) {
-    T a, b = T();
-    std::memcpy(&a, args[0] + i * steps[0], sizeof a);
-    if (binary) std::memcpy(&b, args[1] + i * steps[1], sizeof b);
-    const T r = stand_in(op, a, b);
-    std::memcpy(out + i * steps[binary ? 2 : 1], &r, sizeof r);
-  }
-}
-
 // For integers: truncating // and %, 0 for a zero divisor.
 template <typename T>
 T int_stand_in(Op op, T a, T b) {
@@ -112,8 +98,10 @@ T int_stand_in(Op op, T a, T b) {
   }
 }
 
+// The stand-in as NumPy's loop signature: floats by stand_in, integers by
+// int_stand_in.
 template <typename T, int OpIndex>
-void int_stand_in_loop(char** args, const std::intptr_t* dimensions, const std::intptr_t* steps, void*) {
+void stand_in_loop(char** args, const std::intptr_t* dimensions, const std::intptr_t* steps, void*) {
   const auto op = static_cast<Op>(OpIndex);
   const bool binary = op_info(op).arity == 2;
   char* out = args[binary ? 2 : 1];
@@ -121,7 +109,12 @@ void int_stand_in_loop(char** args, const std::intptr_t* dimensions, const std::
     T a, b = T();
     std::memcpy(&a, args[0] + i * steps[0], sizeof a);
     if (binary) std::memcpy(&b, args[1] + i * steps[1], sizeof b);
-    const T r = int_stand_in(op, a, b);
+    T r;
+    if constexpr (std::is_floating_point_v<T>) {
+      r = stand_in(op, a, b);
+    } else {
+      r = int_stand_in(op, a, b);
+    }
     std::memcpy(out + i * steps[binary ? 2 : 1], &r, sizeof r);
   }
 }
@@ -130,10 +123,10 @@ template <int... Index>
 void register_stand_ins(std::integer_sequence<int, Index...>) {
   ((set_numpy_loop(static_cast<Op>(Index), DType::kFloat64, {&stand_in_loop<double, Index>, nullptr}),
     set_numpy_loop(static_cast<Op>(Index), DType::kFloat32, {&stand_in_loop<float, Index>, nullptr}),
-    set_numpy_loop(static_cast<Op>(Index), DType::kInt64, {&int_stand_in_loop<std::int64_t, Index>, nullptr}),
-    set_numpy_loop(static_cast<Op>(Index), DType::kInt32, {&int_stand_in_loop<std::int32_t, Index>, nullptr}),
-    set_numpy_loop(static_cast<Op>(Index), DType::kUInt64, {&int_stand_in_loop<std::uint64_t, Index>, nullptr}),
-    set_numpy_loop(static_cast<Op>(Index), DType::kUInt32, {&int_stand_in_loop<std::uint32_t, Index>, nullptr})),
+    set_numpy_loop(static_cast<Op>(Index), DType::kInt64, {&stand_in_loop<std::int64_t, Index>, nullptr}),
+    set_numpy_loop(static_cast<Op>(Index), DType::kInt32, {&stand_in_loop<std::int32_t, Index>, nullptr}),
+    set_numpy_loop(static_cast<Op>(Index), DType::kUInt64, {&stand_in_loop<std::uint64_t, Index>, nullptr}),
+    set_numpy_loop(static_cast<Op>(Index), DType::kUInt32, {&stand_in_loop<std::uint32_t, Index>, nullptr})),
    ...);
 }
 
