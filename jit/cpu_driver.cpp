@@ -31,6 +31,14 @@ constexpr std::int64_t kNoRowSteps[kMaxSlots] = {};  // for calls over one row
 constexpr std::int64_t kMinParallelWork = 1 << 15;  // elements below which one thread runs
 constexpr int kFpFlags = kNumpyFpFlags;
 
+// Set while this thread runs a block of a block run: the run's blocks are
+// what is shared out over the threads, and each step of a block runs on the
+// thread alone.
+thread_local bool t_in_block = false;
+
+// The threads work over `work` elements runs on.
+int threads_for(std::int64_t work) { return t_in_block || work < kMinParallelWork ? 1 : host_threads(); }
+
 // Runs `body` on a team of OpenMP threads, `threads` or as many of them as
 // other processes' load allows (team_size.h), or on this thread alone when
 // that is one: libgomp makes a team for a region of one thread too (an
@@ -40,6 +48,13 @@ constexpr int kFpFlags = kNumpyFpFlags;
 template <class Body>
 void on_threads(int threads, const Body& body) {
   const int team = threads > 1 ? team_size(threads) : 1;
+  if (team <= 1 && t_in_block) {
+    // Inside a block run's team, the body's `omp for` loops would share
+    // their iterations out over that team: a team of this thread alone.
+#pragma omp parallel num_threads(1)
+    body();
+    return;
+  }
   if (team <= 1) {
     body();
     return;
@@ -1652,7 +1667,7 @@ int run_input_sums_of(const Shape& shape, int reduced, const std::vector<LoopInp
   const std::int64_t outer = element_count(Shape(shape.begin(), shape.end() - reduced));
   const std::int64_t count = element_count(Shape(shape.end() - reduced, shape.end()));
   const std::size_t sums = reductions.size();
-  const int threads = outer * count < kMinParallelWork ? 1 : host_threads();
+  const int threads = threads_for(outer * count);
   // Where outer index o's operands of reduction k start.
   auto first_operand = [&](std::size_t k, std::int64_t o) {
     const LoopInput& in = inputs[static_cast<std::size_t>(reductions[k].operand_input)];
@@ -1708,7 +1723,7 @@ int run_input_sums_of(const Shape& shape, int reduced, const std::vector<LoopInp
 // sums combined up the same tree. Returns the floating-point flags raised.
 template <typename T>
 int run_pairwise_sum(const char* a, std::int64_t step, std::int64_t n, const LoopReduction& red) {
-  const int threads = n < kMinParallelWork ? 1 : host_threads();
+  const int threads = threads_for(n);
   int depth = 0;
   const std::vector<std::pair<std::int64_t, std::int64_t>> parts = thread_subtrees(n, threads, depth);
   std::vector<T> part_sums(parts.size());
@@ -1737,7 +1752,7 @@ int run_pairwise_sum(const char* a, std::int64_t step, std::int64_t n, const Loo
 template <typename T>
 int run_buffered_sums(std::int64_t count, const std::vector<LoopInput>& inputs,
                       const std::vector<LoopReduction>& reductions) {
-  const int threads = count < kMinParallelWork ? 1 : host_threads();
+  const int threads = threads_for(count);
   std::atomic<int> flags{0};
   for (const LoopReduction& red : reductions) {
     const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
@@ -1819,7 +1834,7 @@ int run_column_sums_of(const char* data, const Shape& shape, const std::vector<s
   static constexpr std::int64_t kChunk = 256 / sizeof(A);  // static: the row lambdas use it without capture
   const std::int64_t blocks = (columns + kBlock - 1) / kBlock;
   const std::int64_t tasks = outers * blocks;
-  const int threads = outers * rows * columns < kMinParallelWork ? 1 : host_threads();
+  const int threads = threads_for(outers * rows * columns);
   std::atomic<int> flags{0};
   on_threads(tasks >= threads ? threads : static_cast<int>(tasks), [&] {
     std::feclearexcept(kFpFlags);
@@ -1881,7 +1896,7 @@ int run_row_norms_of(const char* data, const Shape& shape, const std::vector<std
   const std::int64_t step = strides[r - 1];
   const std::int64_t rows = element_count(shape) / n;
   T* out = reinterpret_cast<T*>(out_bytes);
-  const int threads = rows * n < kMinParallelWork ? 1 : host_threads();
+  const int threads = threads_for(rows * n);
   std::atomic<int> flags{0};
   on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);
@@ -2377,7 +2392,7 @@ int run_input_scans(const Shape& shape, int reduced_dims, const std::vector<Loop
                          red.result == in.dtype && n > 0 && aligned;
     if ((red.op != Op::any && red.op != Op::all && !extreme) || !contiguous_from(shape, in, 0)) return -1;
   }
-  const int threads = n < kMinParallelWork ? 1 : host_threads();
+  const int threads = threads_for(n);
   for (const LoopReduction& red : reductions) {
     const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
     const auto* p = reinterpret_cast<const unsigned char*>(in.data);
@@ -2610,7 +2625,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   loop.overlapping_tails = r >= 2 && shape[r - 1] > kernel.lanes && shape[r - 1] % kernel.lanes != 0 && in_place &&
                            reductions.empty() && total > 0 &&
                            !outputs_overlap_inputs(shape, inputs, outputs, loop.out_strides);
-  const int threads = total < kMinParallelWork ? 1 : host_threads();
+  const int threads = threads_for(total);
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     if (!outputs[o].read_nearby) continue;
     if (r > 2 || !reductions.empty() || kernel.row_results || loop.scattered[o]) return -1;
@@ -2683,6 +2698,79 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   return flags.load();
 }
 
+namespace {
+
+// Memory of `bytes`, aligned for any kernel's vectors, freed with it.
+struct TileMemory {
+  explicit TileMemory(std::int64_t bytes)
+      : data(static_cast<char*>(std::aligned_alloc(kMaxVectorBytes, round_up(bytes, kMaxVectorBytes)))) {}
+  ~TileMemory() { std::free(data); }
+  TileMemory(const TileMemory&) = delete;
+  TileMemory& operator=(const TileMemory&) = delete;
+  static std::size_t round_up(std::int64_t n, std::int64_t to) {
+    return static_cast<std::size_t>(std::max<std::int64_t>(to, (n + to - 1) / to * to));
+  }
+  char* data;
+};
+
+// Step `step` over the block from row `first`, its tiles at `tiles`.
+int run_block_step(const BlockStep& step, std::int64_t first, const std::vector<std::unique_ptr<TileMemory>>& tiles) {
+  std::vector<LoopInput> inputs = step.inputs;
+  std::vector<LoopOutput> outputs = step.outputs;
+  std::vector<LoopReduction> reductions = step.reductions;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    inputs[i].data = step.input_tiles[i] >= 0 ? tiles[step.input_tiles[i]]->data
+                                              : inputs[i].data + first * step.input_row_bytes[i];
+  }
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    outputs[o].data = step.output_tiles[o] >= 0 ? tiles[step.output_tiles[o]]->data
+                                                : outputs[o].data + first * step.output_row_bytes[o];
+  }
+  for (std::size_t k = 0; k < reductions.size(); ++k) reductions[k].data += first * step.reduction_row_bytes[k];
+  if (step.input_sums) {
+    int flags = run_input_sums(step.shape, step.reduced_dims, inputs, outputs, reductions);
+    if (flags < 0) flags = run_input_scans(step.shape, step.reduced_dims, inputs, outputs, reductions);
+    if (flags >= 0) return flags;
+  }
+  if (!step.kernel) return -1;
+  return run_kernel(*step.kernel, step.shape, step.reduced_dims, inputs, outputs, reductions);
+}
+
+}  // namespace
+
+int run_blocks(const std::vector<BlockStep>& full, const std::vector<BlockStep>& last, std::int64_t rows,
+               std::int64_t block_rows, const std::vector<std::int64_t>& tile_bytes) {
+  const std::int64_t blocks = (rows + block_rows - 1) / block_rows;
+  std::int64_t row_elements = 0;
+  for (const BlockStep& step : full) row_elements = std::max(row_elements, element_count(step.shape) / block_rows);
+  const int threads = std::min<std::int64_t>(threads_for(rows * row_elements), blocks);
+  std::atomic<int> flags{0};
+  std::atomic<bool> failed{false};
+  on_threads(threads, [&] {
+    std::vector<std::unique_ptr<TileMemory>> tiles;
+    for (std::int64_t bytes : tile_bytes) tiles.push_back(std::make_unique<TileMemory>(bytes));
+    const bool outer = t_in_block;
+    t_in_block = true;
+    int raised = 0;
+#pragma omp for schedule(static)
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      const std::int64_t first = b * block_rows;
+      const std::vector<BlockStep>& steps = first + block_rows <= rows ? full : last;
+      for (const BlockStep& step : steps) {
+        const int f = failed.load(std::memory_order_relaxed) ? -1 : run_block_step(step, first, tiles);
+        if (f < 0) {
+          failed.store(true, std::memory_order_relaxed);
+          break;
+        }
+        raised |= f;
+      }
+    }
+    t_in_block = outer;
+    flags.fetch_or(raised);
+  });
+  return failed.load() ? -1 : flags.load();
+}
+
 void orient_staged(int outer_axis, Shape& shape, std::vector<LoopInput>& inputs) {
   if (outer_axis == 0) return;
   std::swap(shape[0], shape[1]);
@@ -2743,7 +2831,7 @@ int run_staged(const StagedKernel& kernel, const Shape& shape, const std::vector
   const std::int64_t* leaves = program.empty() ? nullptr : program.data();
   const std::size_t scratch_bytes = static_cast<std::size_t>(staged_scratch_bytes(J, inputs.size(), kernel.points));
   const std::int64_t spans = (N + kSpan - 1) / kSpan;
-  const int threads = K * N * J < kMinParallelWork ? 1 : host_threads();
+  const int threads = threads_for(K * N * J);
   std::atomic<int> flags{0};
   on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);

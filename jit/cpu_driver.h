@@ -208,6 +208,37 @@ int run_kernel(const Kernel& kernel, const Shape& shape, int reduced_dims,
                const std::vector<LoopReduction>& reductions, bool stops_when_known = false,
                NearbySamples* samples = nullptr);
 
+// One fused step of a block run (schedule.h), ready to run over a block of
+// rows: its kernel and loop as run_kernel takes them for a block that
+// starts at row 0 (order_loop made for the block's shape); per input,
+// output and reduction the bytes its data moves a row; for values a thread
+// keeps in a tile, the tile's index (else -1), whose memory the driver
+// gives. `input_sums`: the step may add or scan its inputs in place
+// (run_input_sums, run_input_scans) rather than run its kernel.
+struct BlockStep {
+  const Kernel* kernel = nullptr;
+  Shape shape;
+  int reduced_dims = 0;
+  std::vector<LoopInput> inputs;
+  std::vector<LoopOutput> outputs;
+  std::vector<LoopReduction> reductions;
+  std::vector<std::int64_t> input_row_bytes;
+  std::vector<std::int64_t> output_row_bytes;
+  std::vector<std::int64_t> reduction_row_bytes;
+  std::vector<int> input_tiles;
+  std::vector<int> output_tiles;
+  bool input_sums = false;
+};
+
+// Runs a block run: the `rows` rows cut into blocks of `block_rows`, shared
+// out over the threads, each block through the steps in order (`full`, or
+// `last` for a last block of fewer rows), each step over the block on its
+// thread alone. `tile_bytes`: per tile, the bytes of a block of it. Returns
+// the floating-point flags raised, or -1 when a step could not run (its
+// outputs are then partly written).
+int run_blocks(const std::vector<BlockStep>& full, const std::vector<BlockStep>& last, std::int64_t rows,
+               std::int64_t block_rows, const std::vector<std::int64_t>& tile_bytes);
+
 // Puts a staged reduction's loop (StagedReduction::outer_axis) in the
 // order its kernel takes, (K, N, J): K the dim the outer reduction runs
 // along, N the points.

@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <fstream>
 #include <limits>
+#include <string>
 
 namespace npy::jit {
 
@@ -99,6 +102,58 @@ int host_threads() {
   const int n = requested_threads();
   if (n > 1) g_team_may_exist.store(true, std::memory_order_relaxed);
   return n;
+}
+
+namespace {
+
+// A count of bytes with an optional K, M or G ("512K"); 0 for anything else.
+std::int64_t parse_bytes(const std::string& text) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return 0;
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || value <= 0) return 0;
+  const std::string unit(end);
+  const int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : -1;
+  if (shift < 0 || value > (std::numeric_limits<std::int64_t>::max() >> shift)) return 0;
+  return static_cast<std::int64_t>(value) << shift;
+}
+
+// The size of cpu0's cache `index` (sysfs: "512K"), and its level; 0 when
+// sysfs does not say.
+std::int64_t sysfs_cache(int index, int& level) {
+  const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+  std::ifstream level_file(dir + "level"), size_file(dir + "size");
+  std::string size;
+  if (!(level_file >> level) || !(size_file >> size)) return 0;
+  return parse_bytes(size);
+}
+
+}  // namespace
+
+bool parse_cache_sizes(const std::string& text, CacheSizes& sizes) {
+  const std::size_t comma = text.find(',');
+  if (comma == std::string::npos) return false;
+  sizes.per_core = parse_bytes(text.substr(0, comma));
+  sizes.last_level = parse_bytes(text.substr(comma + 1));
+  return sizes.per_core > 0 && sizes.last_level > 0;
+}
+
+const CacheSizes& host_caches() {
+  static const CacheSizes sizes = [] {
+    CacheSizes found;
+    const char* chosen = std::getenv("NPY_CACHE_SIZES");
+    if (chosen && parse_cache_sizes(chosen, found)) return found;
+    found = {512 << 10, 8 << 20};
+    for (int index = 0; index < 8; ++index) {
+      int level = 0;
+      const std::int64_t bytes = sysfs_cache(index, level);
+      if (bytes > 0 && level == 2) found.per_core = bytes;
+      if (bytes > 0 && level == 3) found.last_level = bytes;
+    }
+    return found;
+  }();
+  return sizes;
 }
 
 }  // namespace npy::jit

@@ -3,6 +3,7 @@
 // OpenMP threads kernels run on.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace npy::jit {
@@ -27,6 +28,22 @@ constexpr int kMaxThreads = 1024;
 // Thread count kernels use: NPY_THREADS when set (at most kMaxThreads), else
 // all cores.
 int host_threads();
+
+// What the scheduler's cost model knows of the caches.
+struct CacheSizes {
+  std::int64_t per_core = 0;    // bytes of the largest cache one core has to itself (L2)
+  std::int64_t last_level = 0;  // bytes of the cache the cores share (L3)
+};
+
+// The caches the scheduler plans for, read once: NPY_CACHE_SIZES when set,
+// else this CPU's from sysfs (glibc's sysconf reports a VM's host's L3
+// where sysfs has the guest's), with defaults where it says nothing: 512
+// KiB and 8 MiB.
+const CacheSizes& host_caches();
+
+// Parses an NPY_CACHE_SIZES value, "PER_CORE,LAST_LEVEL", each a positive
+// count of bytes with an optional K, M or G ("512K,32M"); false for others.
+bool parse_cache_sizes(const std::string& text, CacheSizes& sizes);
 
 // Parses an NPY_THREADS value; returns 0 for anything but a positive integer
 // that fits an int.

@@ -4,7 +4,9 @@
 #include <memory>
 #include <unordered_map>
 
+#include "jit/host.h"
 #include "jit/kernel_cache.h"
+#include "jit/trace_log.h"
 
 namespace npy::jit {
 namespace {
@@ -73,6 +75,11 @@ std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, con
     plan->steps = plan_region(region, needed, leaves, [backend](const Region& r, int node) {
       return backend->fuse_class(r, node);
     });
+    const bool logged = log_enabled(LogChannel::kOutputCode);
+    std::vector<std::string> declined;
+    plan->block_runs =
+        schedule_blocks(region, plan->steps, leaves, host_threads(), host_caches(), logged ? &declined : nullptr);
+    if (logged) log_text(LogChannel::kOutputCode, describe_schedule(region, plan->steps, plan->block_runs, declined));
   } else {
     for (std::size_t i = 0; i < needed.size(); ++i) {
       if (!needed[i] || region.nodes[i].op == Op::input) continue;

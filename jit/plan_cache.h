@@ -13,12 +13,15 @@
 
 #include "jit/backend.h"
 #include "jit/fusion.h"
+#include "jit/schedule.h"
 
 namespace npy::jit {
 
 class CachedPlan {
  public:
   std::vector<Step> steps;
+  // Steps that run together block by block (schedule.h), in order.
+  std::vector<BlockRun> block_runs;
 
   // The kernel of fused step `step` for inputs laid out as `broadcast_inner`
   // says, compiled as `options` say (kernel_cache.h's kernel_for the first

@@ -83,6 +83,14 @@ const ControlSpec kControls[] = {
        jit::VectorIsa isa;
        return jit::parse_vector_isa(v, isa);
      }},
+    {"NPY_CACHE_SIZES", "PER_CORE,LAST_LEVEL",
+     "the cache sizes in bytes (K, M, G allowed: 512K,32M) the scheduler plans for: steps whose "
+     "arrays overflow half the last-level cache run block by block, blocks filling half a core's own "
+     "cache (default: this CPU's)",
+     [](const std::string& v, Controls&) {
+       jit::CacheSizes sizes;
+       return jit::parse_cache_sizes(v, sizes);
+     }},
     {"NPY_MATH", "numpy|fast",
      "how kernels compute the functions NumPy computes with algorithms of its own (exp, log, sin, "
      "power...): through NumPy's own loops, with NumPy's results to the bit (numpy, default), or "

@@ -6,6 +6,7 @@
 #include <cfenv>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -323,8 +324,18 @@ class Runner {
       if (kind != jit::OpKind::kView && kind != jit::OpKind::kAssign) by_numpy.add();
       return run_node(node, &flags, ignored(), false);
     };
+    std::size_t next_run = 0;  // of plan.block_runs
     for (std::size_t s = 0; s < steps.size(); ++s) {
       const jit::Step& step = steps[s];
+      if (backend && next_run < plan.block_runs.size() && plan.block_runs[next_run].first == s) {
+        const jit::BlockRun& block_run = plan.block_runs[next_run++];
+        const int status = run_block_run(*backend, plan, block_run, flags, ignored());
+        if (status < 0) return -1;
+        if (status == 1) {
+          s = block_run.last;
+          continue;
+        }
+      }
       if (step.eager) {
         const int status = run_in_driver(step.node, flags);
         if (status < 0 || (status == 0 && run_by_numpy(step.node) < 0)) return -1;
@@ -409,8 +420,7 @@ class Runner {
   // 1: ran; 0: not run (no kernels, or sizes it cannot run exactly); -1: error.
   int run_staged_step(jit::Backend& backend, const jit::StagedReduction& staged, int& flags_raised) {
     std::vector<PyObject*> keep;
-    std::vector<std::int64_t> constants;
-    constants.reserve(staged.loop.inputs.size());
+    std::deque<std::int64_t> constants;
     auto release = [&] {
       for (PyObject* o : keep) Py_DECREF(o);
     };
@@ -795,7 +805,7 @@ class Runner {
 
   // A group input as the loop reads it; `keep` holds what must stay alive.
   bool loop_input(int node, const jit::Shape& shape, jit::LoopInput& in, std::vector<PyObject*>& keep,
-                  std::vector<std::int64_t>& constants) {
+                  std::deque<std::int64_t>& constants) {
     const jit::Node& n = nodes_[node];
     in.dtype = n.dtype;
     in.strides.assign(shape.size(), 0);
@@ -835,13 +845,209 @@ class Runner {
     return true;
   }
 
+  // Whether the group's results depend on the layout of its inputs, which
+  // kernels take as C order (c_order_inputs_): a float sum or product of
+  // computed values depends on the order NumPy adds them in, its
+  // temporary's layout, which follows the inputs'.
+  bool layout_matters(const jit::Group& group) const {
+    bool matters = group.shape.size() >= 2 && !group.outputs.empty();
+    for (int r : group.reductions) {
+      const jit::Node& n = nodes_[r];
+      const bool ordered = jit::is_float(n.compute) &&
+                           (n.op == jit::Op::sum || n.op == jit::Op::mean || n.op == jit::Op::prod) &&
+                           std::find(group.inputs.begin(), group.inputs.end(), n.inputs[0]) == group.inputs.end();
+      matters = matters || n.shape.size() >= 2 || (ordered && group.shape.size() >= 2);
+    }
+    return matters;
+  }
+
+  // Reduction `r` of the group as the driver takes it, into `result`.
+  jit::LoopReduction loop_reduction(const jit::Group& group, int r, PyObject* result) const {
+    const jit::Node& n = nodes_[r];
+    const bool extreme = n.op == jit::Op::min || n.op == jit::Op::max || n.op == jit::Op::argmin ||
+                         n.op == jit::Op::argmax;
+    const jit::DType compute = jit::is_float(n.compute) || extreme ? n.compute
+                               : (n.op == jit::Op::any || n.op == jit::Op::all) ? jit::DType::kBool
+                                                                                : jit::DType::kInt64;
+    const auto operand = std::find(group.inputs.begin(), group.inputs.end(), n.inputs[0]);
+    return {n.op, compute, n.dtype, static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result))),
+            operand == group.inputs.end() ? -1 : static_cast<int>(operand - group.inputs.begin())};
+  }
+
+  // Whether a loop member computes from element indices (arange).
+  bool from_indices(const jit::Group& group) const {
+    return std::any_of(group.members.begin(), group.members.end(), [&](int m) {
+      return jit::op_info(nodes_[m].op).kind == jit::OpKind::kIndex;
+    });
+  }
+
+  // Steps run.first..run.last block by block (jit::BlockRun). 1: ran; 0:
+  // not (a step would not run as a kernel, or not in NumPy's order: the
+  // steps run one by one); -1: error.
+  int run_block_run(jit::Backend& backend, jit::CachedPlan& plan, const jit::BlockRun& run, int& flags_raised,
+                    const FpErrorsIgnored& ignored) {
+    std::vector<PyObject*> keep;  // owned: the inputs as arrays
+    std::deque<std::int64_t> constants;
+    std::vector<int> assigned;  // nodes given new arrays, in trace_.objects
+    auto undo = [&] {
+      for (PyObject* o : keep) Py_DECREF(o);
+      for (int n : assigned) Py_CLEAR(trace_.objects[n]);
+    };
+    auto tile_of = [&](int node) {
+      const auto at = std::find(run.tiles.begin(), run.tiles.end(), node);
+      return at == run.tiles.end() ? -1 : static_cast<int>(at - run.tiles.begin());
+    };
+    auto row_bytes = [&](const jit::Shape& shape, jit::DType dtype) {
+      return jit::element_count(shape) / run.rows * jit::itemsize(dtype);
+    };
+    std::vector<std::int64_t> tile_bytes;
+    for (int t : run.tiles) tile_bytes.push_back(row_bytes(nodes_[t].shape, nodes_[t].dtype) * run.block_rows);
+    const std::int64_t last_rows = run.rows % run.block_rows;
+    std::vector<jit::BlockStep> full, last;
+    std::int64_t elements = 0;
+    for (std::size_t s = run.first; s <= run.last; ++s) {
+      if (plan.steps[s].eager) {  // a view (jit::view_may_join), of memory the run has yet to fill
+        const int view = plan.steps[s].node;
+        const int operand = nodes_[view].inputs[0];
+        // (Running the view lets go of an operand nothing else reads.)
+        const PyRef operand_array(Py_XNewRef(trace_.objects[operand]));
+        assigned.push_back(view);
+        if (run_node(view, nullptr, ignored, false) < 0) {
+          undo();
+          return -1;
+        }
+        bool filled_by_run = false;
+        for (std::size_t t = run.first; t < s; ++t) {
+          const std::vector<int>& members = plan.steps[t].group.members;
+          filled_by_run = filled_by_run || std::find(members.begin(), members.end(), operand) != members.end();
+        }
+        if (filled_by_run && !rows_of_operand(view, operand_array.get())) {
+          undo();
+          return 0;
+        }
+        continue;
+      }
+      const jit::Group& group = plan.steps[s].group;
+      elements += jit::element_count(group.shape);
+      c_order_inputs_ = true;
+      jit::BlockStep step;
+      for (int node : group.inputs) {
+        jit::LoopInput in;
+        const int tile = tile_of(node);
+        if (tile >= 0) {  // C order over the loop, whose rank it has
+          in.dtype = nodes_[node].dtype;
+          in.strides.assign(group.shape.size(), 0);
+          std::int64_t stride = jit::itemsize(in.dtype);
+          for (std::size_t d = group.shape.size(); d-- > 0;) {
+            if (nodes_[node].shape[d] != 1) in.strides[d] = stride;
+            stride *= nodes_[node].shape[d];
+          }
+        } else if (!loop_input(node, group.shape, in, keep, constants)) {
+          undo();
+          return 0;
+        }
+        step.input_row_bytes.push_back(in.strides[0]);
+        step.input_tiles.push_back(tile);
+        step.inputs.push_back(std::move(in));
+      }
+      if (!c_order_inputs_ && layout_matters(group)) {
+        undo();
+        return 0;
+      }
+      for (int o : group.outputs) {
+        const int tile = tile_of(o);
+        char* data = nullptr;
+        if (tile < 0) {
+          PyObject* a = new_output_array(group.shape, nodes_[o].dtype);
+          if (!a) {
+            undo();
+            return -1;
+          }
+          trace_.objects[o] = a;
+          assigned.push_back(o);
+          data = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a)));
+        }
+        step.outputs.push_back({data, nodes_[o].dtype, {}, false});
+        step.output_row_bytes.push_back(row_bytes(group.shape, nodes_[o].dtype));
+        step.output_tiles.push_back(tile);
+      }
+      for (int r : group.reductions) {
+        PyObject* a = new_output_array(nodes_[r].shape, nodes_[r].dtype);
+        if (!a) {
+          undo();
+          return -1;
+        }
+        trace_.objects[r] = a;
+        assigned.push_back(r);
+        step.reductions.push_back(loop_reduction(group, r, a));
+        step.reduction_row_bytes.push_back(row_bytes(nodes_[r].shape, nodes_[r].dtype));
+      }
+      step.reduced_dims = group.reduced_dims;
+      for (std::int64_t rows : {run.block_rows, last_rows}) {
+        if (rows == 0) continue;
+        jit::BlockStep variant = step;
+        variant.shape = group.shape;
+        variant.shape[0] = rows;
+        if (!jit::sums_in_kernel_order(variant.shape, variant.reduced_dims, variant.inputs, variant.reductions)) {
+          undo();
+          return 0;
+        }
+        jit::order_loop(variant.shape, variant.reduced_dims, variant.inputs, variant.outputs, variant.reductions,
+                        from_indices(group));
+        jit::KernelOptions options;
+        options.leaf_sums = jit::fits_leaf_sums(variant.shape, variant.reduced_dims, variant.inputs, variant.outputs,
+                                                variant.reductions);
+        options.row_results = !options.leaf_sums &&
+                              jit::fits_row_results(variant.shape, variant.reduced_dims, variant.inputs,
+                                                    variant.outputs, variant.reductions, backend.lanes(group));
+        variant.input_sums = !options.leaf_sums;
+        variant.kernel = plan.kernel(backend, trace_.region, s, jit::broadcast_inner(variant.inputs), options);
+        (rows == run.block_rows ? full : last).push_back(std::move(variant));
+      }
+    }
+    const int flags =
+        without_gil(elements, [&] { return jit::run_blocks(full, last, run.rows, run.block_rows, tile_bytes); });
+    for (PyObject* o : keep) Py_DECREF(o);
+    keep.clear();
+    if (flags < 0) {
+      undo();
+      return 0;
+    }
+    flags_raised |= flags;
+    static Counter& block_runs = counter("jit.block_runs");
+    static Counter& kernel_runs = counter("jit.kernel_runs");
+    block_runs.add();
+    for (std::size_t s = run.first; s <= run.last; ++s) {
+      if (plan.steps[s].eager) continue;
+      kernel_runs.add();
+      const jit::Group& group = plan.steps[s].group;
+      for (int m : group.members) release_inputs_of(m, position_[group.members.back()]);
+    }
+    return 1;
+  }
+
+  // Whether the view NumPy made as node `view` reads row i of its operand
+  // `o`, an array a block run is about to fill (C order), as its own row i:
+  // it is a view of it, starting where it starts, its first dimension
+  // stepping by the operand's rows.
+  bool rows_of_operand(int view, PyObject* o) const {
+    PyObject* v = trace_.objects[view];
+    if (!v || !o || !PyArray_Check(v) || !PyArray_Check(o)) return false;
+    auto* va = reinterpret_cast<PyArrayObject*>(v);
+    auto* oa = reinterpret_cast<PyArrayObject*>(o);
+    if (PyArray_NDIM(va) < 1 || PyArray_NDIM(oa) < 1 || PyArray_DATA(va) != PyArray_DATA(oa) ||
+        !PyArray_IS_C_CONTIGUOUS(oa) || PyArray_DIM(va, 0) != PyArray_DIM(oa, 0)) {
+      return false;
+    }
+    return PyArray_DIM(oa, 0) == 1 || PyArray_STRIDE(va, 0) == PyArray_NBYTES(oa) / PyArray_DIM(oa, 0);
+  }
+
   // 1: ran as a kernel; 0: not run (no kernel for it); -1: error.
   int run_group(jit::Backend& backend, jit::CachedPlan& plan, std::size_t step, int& flags_raised) {
     const jit::Group& group = plan.steps[step].group;
     c_order_inputs_ = true;
     std::vector<PyObject*> keep;  // owned
-    std::vector<std::int64_t> constants;
-    constants.reserve(group.inputs.size());
+    std::deque<std::int64_t> constants;
     auto release = [&] {
       for (PyObject* o : keep) Py_DECREF(o);
     };
@@ -853,17 +1059,7 @@ class Runner {
       }
     }
 
-    // A float sum or product of computed values depends on the order NumPy
-    // adds them in: its temporary's layout, which follows the inputs'.
-    bool layout_matters = group.shape.size() >= 2 && !group.outputs.empty();
-    for (int r : group.reductions) {
-      const jit::Node& n = nodes_[r];
-      const bool ordered = jit::is_float(n.compute) &&
-                           (n.op == jit::Op::sum || n.op == jit::Op::mean || n.op == jit::Op::prod) &&
-                           std::find(group.inputs.begin(), group.inputs.end(), n.inputs[0]) == group.inputs.end();
-      layout_matters = layout_matters || n.shape.size() >= 2 || (ordered && group.shape.size() >= 2);
-    }
-    if (!c_order_inputs_ && layout_matters) {
+    if (!c_order_inputs_ && layout_matters(group)) {
       release();
       return 0;
     }
@@ -892,15 +1088,7 @@ class Runner {
       if (made.size() != outputs.size() + reductions.size()) break;
       PyObject* a = new_array(nodes_[r].shape, nodes_[r].dtype);
       if (!a) break;
-      const jit::Node& n = nodes_[r];
-      const bool extreme = n.op == jit::Op::min || n.op == jit::Op::max || n.op == jit::Op::argmin ||
-                           n.op == jit::Op::argmax;
-      const jit::DType compute = jit::is_float(n.compute) || extreme ? n.compute
-                                 : (n.op == jit::Op::any || n.op == jit::Op::all) ? jit::DType::kBool
-                                                                                  : jit::DType::kInt64;
-      const auto operand = std::find(group.inputs.begin(), group.inputs.end(), n.inputs[0]);
-      reductions.push_back({n.op, compute, n.dtype, static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a))),
-                            operand == group.inputs.end() ? -1 : static_cast<int>(operand - group.inputs.begin())});
+      reductions.push_back(loop_reduction(group, r, a));
     }
     if (made.size() != group.outputs.size() + group.reductions.size()) {
       for (PyObject* o : made) Py_DECREF(o);
@@ -908,9 +1096,6 @@ class Runner {
       return -1;
     }
     jit::Shape loop_shape = group.shape;
-    const bool from_indices = std::any_of(group.members.begin(), group.members.end(), [&](int m) {
-      return jit::op_info(nodes_[m].op).kind == jit::OpKind::kIndex;
-    });
     int reduced_dims = group.reduced_dims;
     // Sums of all of inputs laid out otherwise than C-contiguous, in the
     // order NumPy's iterator walks them.
@@ -927,7 +1112,7 @@ class Runner {
     }
     jit::KernelOptions options;
     if (!summed_inputs) {
-      jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices);
+      jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices(group));
       if (!to_temporary_unless_rows(loop_shape, outputs, made)) {
         release();
         return -1;

@@ -22,6 +22,9 @@ MODES = {
     "interp_all": {"NPY_INTERP": "all"},
     # The kernels every x86-64 CPU runs (SSE2), on this machine too.
     "sse2": {"NPY_VECTOR_ISA": "sse2"},
+    # Caches so small that steps sharing their rows run block by block
+    # wherever they may (jit/schedule.h), whatever the arrays' sizes.
+    "blocks": {"NPY_CACHE_SIZES": "4K,16K"},
 }
 
 

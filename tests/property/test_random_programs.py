@@ -20,7 +20,9 @@ wrote must be identical; values must be bitwise identical where the digests
 differ unless the program's tag for the result allows a tolerance, in which
 case the batch is run again printing those results in full and the values are
 checked against the tolerance. Every fourth batch runs npython with SSE2
-kernels (NPY_VECTOR_ISA=sse2), the rest with this CPU's widest.
+kernels (NPY_VECTOR_ISA=sse2), another fourth with caches so small
+(NPY_CACHE_SIZES) that steps sharing their rows run block by block wherever
+they may, the rest with this CPU's widest kernels and its own caches.
 
 Environment:
   NPYTHON_PROPERTY_PROGRAMS  number of programs (default 6000)
@@ -568,13 +570,14 @@ def test_random_programs_match_python3(tmp_path):
     sse2 = 0
     for number, batch in enumerate(batches):
         programs_by_index = dict(batch)
-        npython_env = {"NPY_VECTOR_ISA": "sse2"} if number % 4 == 3 else {}
+        npython_env = ({"NPY_VECTOR_ISA": "sse2"} if number % 4 == 3
+                       else harness.MODES["blocks"] if number % 4 == 1 else {})
         for i, problems, script, context in check_batch(batch, folder, f"batch_{number:02d}",
                                                          seconds, npython_env):
             failures.append(Failure(i, programs_by_index[i], problems, script, context,
                                     npython_env))
         traced += sum(1 for _, p in batch if p.is_big())
-        sse2 += len(batch) if npython_env else 0
+        sse2 += len(batch) if number % 4 == 3 else 0
     elapsed = time.monotonic() - start
     harness.report(
         f"random programs: {len(programs)} programs ({traced} with an input of 2048+ elements; "
