@@ -132,7 +132,7 @@ inline std::int64_t staged_scratch_bytes(std::int64_t inner, std::size_t inputs,
 // The lanes of reduction `r`'s accumulator in a kernel of `lanes` lanes of
 // `lane_bytes`: 256 bits' worth for float min and max, else `lanes`.
 inline int accumulator_lanes(Op op, bool float_lanes, int lanes, int lane_bytes) {
-  return (op == Op::min || op == Op::max) && float_lanes ? 32 / lane_bytes : lanes;
+  return is_min_max(op) && float_lanes ? 32 / lane_bytes : lanes;
 }
 
 // How a group's kernel is compiled, besides the group itself.

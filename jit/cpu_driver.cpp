@@ -115,7 +115,7 @@ int lanes_for(const Kernel& kernel, const LoopReduction& r) {
 
 // min and max of integers: their lanes hold the type's own values (8- and
 // 16-bit ones widened to 32 bits), kept in Partial::i as int64 bits.
-bool int_extreme(const LoopReduction& r) { return (r.op == Op::min || r.op == Op::max) && !is_float(r.compute); }
+bool int_extreme(const LoopReduction& r) { return is_min_max(r.op) && !is_float(r.compute); }
 
 // Whether integer a is better than b for the smallest (`is_min`) or the
 // largest of `compute` values.
@@ -129,10 +129,9 @@ bool int_better(std::int64_t a, std::int64_t b, bool is_min, DType compute) {
 
 // The same for min (max) of `r`.
 bool int_better(std::int64_t a, std::int64_t b, const LoopReduction& r) {
-  return int_better(a, b, r.op == Op::min, r.compute);
+  return int_better(a, b, keeps_least(r.op), r.compute);
 }
 
-bool arg_reduction(const LoopReduction& r) { return r.op == Op::argmin || r.op == Op::argmax; }
 
 // Points each lane of an argmin/argmax at the element index it sees next:
 // `first`, first + 1, ... (the kernel adds the lane count per vector).
@@ -154,14 +153,14 @@ void set_next_index(Vector* v, std::int64_t first, const Kernel& kernel) {
 void init_accumulator(Vector* accumulator, const LoopReduction& r, const Kernel& kernel) {
   const int lane_bytes = kernel.lane_bytes;
   Vector& v = accumulator[0];
-  if (arg_reduction(r)) {
+  if (gives_index(r.op)) {
     std::memset(v.bytes, 0, sizeof v);
     std::memset(accumulator[1].bytes, 0xff, sizeof v);  // -1: no index yet
     set_next_index(accumulator, 0, kernel);
     return;
   }
   if (int_extreme(r)) {
-    const bool is_min = r.op == Op::min;
+    const bool is_min = keeps_least(r.op);
     if (lane_bytes == 8) {
       const bool u = is_unsigned(r.compute);
       const std::uint64_t start = is_min ? (u ? ~std::uint64_t{0} : std::uint64_t{INT64_MAX})
@@ -174,10 +173,10 @@ void init_accumulator(Vector* accumulator, const LoopReduction& r, const Kernel&
     }
     return;
   }
-  switch (r.op) {
-    case Op::min:
-    case Op::max: {
-      const double inf = r.op == Op::min ? HUGE_VAL : -HUGE_VAL;
+  switch (op_info(r.op).combine) {
+    case Combine::kMin:
+    case Combine::kMax: {
+      const double inf = keeps_least(r.op) ? HUGE_VAL : -HUGE_VAL;
       if (lane_bytes == 8) {
         fill_lanes<double>(v, inf);
       } else {
@@ -185,7 +184,7 @@ void init_accumulator(Vector* accumulator, const LoopReduction& r, const Kernel&
       }
       return;
     }
-    case Op::all: std::memset(v.bytes, 0xff, sizeof v); return;
+    case Combine::kAnd: std::memset(v.bytes, 0xff, sizeof v); return;
     default: std::memset(v.bytes, 0, sizeof v); return;
   }
 }
@@ -215,10 +214,10 @@ bool arg_better(const Partial& a, const Partial& b, const LoopReduction& r) {
   if (is_float(r.compute)) {
     if (std::isnan(b.f)) return std::isnan(a.f) && a.at < b.at;
     if (std::isnan(a.f)) return true;
-    better = r.op == Op::argmin ? a.f < b.f : a.f > b.f;
+    better = keeps_least(r.op) ? a.f < b.f : a.f > b.f;
     same = a.f == b.f;
   } else {
-    better = int_better(a.i, b.i, r.op == Op::argmin, r.compute);
+    better = int_better(a.i, b.i, keeps_least(r.op), r.compute);
     same = a.i == b.i;
   }
   return better || (same && a.at < b.at);
@@ -270,8 +269,8 @@ Partial lanes_of(const Vector* accumulator, const LoopReduction& r, const Kernel
   Partial p;
   const int lanes = std::min(used, lanes_for(kernel, r));
   const bool wide = lane_bytes == 8;
-  if (arg_reduction(r)) {
-    const bool is_min = r.op == Op::argmin;
+  if (gives_index(r.op)) {
+    const bool is_min = keeps_least(r.op);
     if (is_float(r.compute)) {
       return wide ? best_lane<double, std::int64_t>(accumulator, lanes, is_min)
                   : best_lane<float, std::int32_t>(accumulator, lanes, is_min);
@@ -316,9 +315,8 @@ Partial lanes_of(const Vector* accumulator, const LoopReduction& r, const Kernel
     std::memcpy(&f, v.bytes + 4 * k, 4);
     return static_cast<double>(f);
   };
-  switch (r.op) {
-    case Op::sum:
-    case Op::mean:
+  switch (op_info(r.op).combine) {
+    case Combine::kAdd:
       if (is_float(r.compute)) {
         if (wide) {
           double s = 0;
@@ -345,19 +343,19 @@ Partial lanes_of(const Vector* accumulator, const LoopReduction& r, const Kernel
         p.i = s;
       }
       break;
-    case Op::min:
-    case Op::max: {
+    case Combine::kMin:
+    case Combine::kMax: {
       double m = lane_f(0);
-      for (int k = 1; k < lanes; ++k) m = nan_min_max(m, lane_f(k), r.op == Op::min);
+      for (int k = 1; k < lanes; ++k) m = nan_min_max(m, lane_f(k), keeps_least(r.op));
       p.f = m;
       break;
     }
-    case Op::any:
-    case Op::all: {
-      bool acc = r.op == Op::all;
+    case Combine::kOr:
+    case Combine::kAnd: {
+      bool acc = op_info(r.op).combine == Combine::kAnd;
       for (int k = 0; k < lanes; ++k) {
         const bool lane = v.bytes[k * lane_bytes] != 0;
-        acc = r.op == Op::any ? (acc || lane) : (acc && lane);
+        acc = op_info(r.op).combine == Combine::kOr ? (acc || lane) : (acc && lane);
       }
       p.b = acc;
       break;
@@ -369,11 +367,10 @@ Partial lanes_of(const Vector* accumulator, const LoopReduction& r, const Kernel
 
 Partial combine(const Partial& a, const Partial& b, const LoopReduction& r, bool wide) {
   if (int_extreme(r)) return int_better(b.i, a.i, r) ? b : a;
-  if (arg_reduction(r)) return arg_better(b, a, r) ? b : a;
+  if (gives_index(r.op)) return arg_better(b, a, r) ? b : a;
   Partial p;
-  switch (r.op) {
-    case Op::sum:
-    case Op::mean:
+  switch (op_info(r.op).combine) {
+    case Combine::kAdd:
       if (wide || !is_float(r.compute)) {
         p.f = a.f + b.f;
       } else {
@@ -381,17 +378,17 @@ Partial combine(const Partial& a, const Partial& b, const LoopReduction& r, bool
       }
       p.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(a.i) + static_cast<std::uint64_t>(b.i));
       break;
-    case Op::min:
-    case Op::max: p.f = nan_min_max(a.f, b.f, r.op == Op::min); break;
-    case Op::any: p.b = a.b || b.b; break;
-    case Op::all: p.b = a.b && b.b; break;
+    case Combine::kMin:
+    case Combine::kMax: p.f = nan_min_max(a.f, b.f, keeps_least(r.op)); break;
+    case Combine::kOr: p.b = a.b || b.b; break;
+    case Combine::kAnd: p.b = a.b && b.b; break;
     default: break;
   }
   return p;
 }
 
 void store_result(const Partial& p, const LoopReduction& r, std::int64_t count, char* at) {
-  if (arg_reduction(r)) {
+  if (gives_index(r.op)) {
     std::memcpy(at, &p.at, 8);
     return;
   }
@@ -857,7 +854,7 @@ struct Walker {
         outs[k] = reinterpret_cast<char*>(windows[k] + (from - window_start));
       }
       for (std::size_t k = 0; k < reductions->size(); ++k) {
-        if (arg_reduction((*reductions)[k])) set_next_index(acc[k], from, loop.kernel);
+        if (gives_index((*reductions)[k].op)) set_next_index(acc[k], from, loop.kernel);
       }
       if (pos == 0 && loop.whole_rows && to - from >= n) {
         const std::int64_t count = loop.rows_per_call(index.data(), (to - from) / n);
@@ -1102,7 +1099,7 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
   int ordered = 0;
   for (std::size_t k = 0; k < nred; ++k) {
     const Op op = reductions[k].op;
-    if ((op == Op::sum || op == Op::mean) && is_float(reductions[k].compute)) ordered_index[k] = ordered++;
+    if (adds(op) && is_float(reductions[k].compute)) ordered_index[k] = ordered++;
   }
   std::vector<bool> in_place(nin);
   for (std::size_t i = 0; i < nin; ++i) {
@@ -1193,8 +1190,8 @@ bool splits_long_rows(std::int64_t row, const std::vector<LoopInput>& inputs,
                       const std::vector<LoopReduction>& reductions) {
   if (row > kMaxRowsWork) return false;
   for (const LoopReduction& red : reductions) {
-    const bool exact = (red.op == Op::sum && !is_float(red.compute)) || red.op == Op::min || red.op == Op::max ||
-                       red.op == Op::any || red.op == Op::all || arg_reduction(red);
+    const bool exact = (red.op == Op::sum && !is_float(red.compute)) || is_min_max(red.op) ||
+                       is_logical(red.op) || gives_index(red.op);
     if (!exact) return false;
   }
   for (const LoopInput& in : inputs) {
@@ -1232,7 +1229,7 @@ void merge_lanes(Vector& into, const Vector& from, int lanes, Merge merge) {
 // the whole vectors' lane by lane (merge_rest_lanes) rather than combining
 // the two results.
 bool merges_rest_lanes(const LoopReduction& r) {
-  return r.op == Op::sum || ((r.op == Op::min || r.op == Op::max) && is_float(r.compute));
+  return r.op == Op::sum || (is_min_max(r.op) && is_float(r.compute));
 }
 
 // The rest's lanes taken into the whole vectors', lane by lane, as the
@@ -1248,7 +1245,7 @@ void merge_rest_lanes(Vector& into, const Vector& from, const LoopReduction& r, 
          : merge_lanes<std::uint32_t>(into, from, lanes, std::plus<>());
     return;
   }
-  const bool is_min = r.op == Op::min;
+  const bool is_min = keeps_least(r.op);
   const auto pick = [is_min](auto a, auto b) { return kernel_min_max(a, b, is_min); };
   wide ? merge_lanes<double>(into, from, lanes_for(kernel, r), pick)
        : merge_lanes<float>(into, from, lanes_for(kernel, r), pick);
@@ -1285,7 +1282,7 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
       if (!rest) continue;
       init_accumulator(&rest_acc[k * kAccumulatorVectors], reductions[k], kernel);
       // argmin/argmax: the rest's indices go on from the whole vectors'.
-      if (arg_reduction(reductions[k])) set_next_index(&rest_acc[k * kAccumulatorVectors], whole * lanes, kernel);
+      if (gives_index(reductions[k].op)) set_next_index(&rest_acc[k * kAccumulatorVectors], whole * lanes, kernel);
     }
     void* slots[kMaxSlots];
     std::int64_t steps[kMaxSlots];
@@ -1520,10 +1517,10 @@ int run_until_known(const Loop& loop, std::int64_t count, const std::vector<Loop
   constexpr std::int64_t kFirstRound = 1 << 14, kLargestRound = 1 << 22;
   const std::size_t nred = reductions.size();
   std::vector<Partial> total(nred);
-  for (std::size_t k = 0; k < nred; ++k) total[k].b = reductions[k].op == Op::all;
+  for (std::size_t k = 0; k < nred; ++k) total[k].b = op_info(reductions[k].op).combine == Combine::kAnd;
   auto known = [&] {
     for (std::size_t k = 0; k < nred; ++k) {
-      if (total[k].b != (reductions[k].op == Op::any)) return false;
+      if (total[k].b != (op_info(reductions[k].op).combine == Combine::kOr)) return false;
     }
     return true;
   };
@@ -1569,17 +1566,17 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
   const std::int64_t inner_rows = count / shape[r - 1];
   // Kernels of 32-bit lanes count argmin/argmax indices in int32 lanes.
   if (loop.kernel.lane_bytes == 4 && count > std::numeric_limits<std::int32_t>::max() &&
-      std::any_of(reductions.begin(), reductions.end(), arg_reduction)) {
+      std::any_of(reductions.begin(), reductions.end(), [](const LoopReduction& r) { return gives_index(r.op); })) {
     return -1;
   }
   const bool any_or_all = std::all_of(reductions.begin(), reductions.end(), [](const LoopReduction& red) {
-    return red.op == Op::any || red.op == Op::all;
+    return is_logical(red.op);
   });
   if (outer == 1 && stops_when_known && any_or_all) return run_until_known<T>(loop, count, reductions, threads);
   std::vector<int> ordered_index(reductions.size(), -1);
   int ordered = 0;
   for (std::size_t k = 0; k < reductions.size(); ++k) {
-    if (reductions[k].op == Op::sum || reductions[k].op == Op::mean) {
+    if (adds(reductions[k].op)) {
       if (is_float(reductions[k].compute)) ordered_index[k] = ordered++;
     }
   }
@@ -2012,7 +2009,7 @@ void make_flat(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOut
 // float min, max and prod (which of -0.0 and 0.0 or of two NaNs, and the
 // rounding, depend on the lanes). Float sums add in NumPy's order anyway.
 bool same_when_flat(const LoopReduction& red) {
-  return !is_float(red.compute) || (red.op != Op::min && red.op != Op::max && red.op != Op::prod);
+  return !is_float(red.compute) || (!is_min_max(red.op) && red.op != Op::prod);
 }
 
 }  // namespace
@@ -2090,7 +2087,7 @@ bool fits_leaf_sums(const Shape& shape, int reduced_dims, const std::vector<Loop
     return false;
   }
   for (const LoopReduction& red : reductions) {
-    if ((red.op != Op::sum && red.op != Op::mean) || !is_float(red.compute)) return false;
+    if (!adds(red.op) || !is_float(red.compute)) return false;
   }
   const std::int64_t count = element_count(Shape(shape.end() - reduced_dims, shape.end()));
   if (count % kPairwiseBlock != 0) return false;
@@ -2119,7 +2116,7 @@ bool fits_row_results(const Shape& shape, int reduced_dims, const std::vector<Lo
   if (is_long_row(J, lanes)) return splits_long_rows(J, inputs, reductions);
   // Float sums alone over rows that merge go to run_short_sums, as fast.
   const bool float_sums = std::all_of(reductions.begin(), reductions.end(), [](const LoopReduction& red) {
-    return (red.op == Op::sum || red.op == Op::mean) && is_float(red.compute);
+    return adds(red.op) && is_float(red.compute);
   });
   return !(float_sums && last_two_merge(shape, inputs, {}));
 }
@@ -2190,7 +2187,7 @@ bool sums_in_kernel_order(const Shape& shape, int reduced_dims, const std::vecto
                           const std::vector<LoopReduction>& reductions) {
   const int r = static_cast<int>(shape.size());
   for (const LoopReduction& red : reductions) {
-    if ((red.op != Op::sum && red.op != Op::mean) || !is_float(red.compute) || red.operand_input < 0) continue;
+    if (!adds(red.op) || !is_float(red.compute) || red.operand_input < 0) continue;
     const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
     if (!in.gather_shape.empty() || static_cast<int>(in.strides.size()) != r) return false;
     std::int64_t run_step = 0, widest_reduced = 0;  // the run's element step; the largest reduced step
@@ -2217,7 +2214,7 @@ int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, cons
   std::vector<LoopInput> walked = inputs;  // each summed input as NumPy's iterator walks it
   bool any_other_layout = false;
   for (const LoopReduction& red : reductions) {
-    if ((red.op != Op::sum && red.op != Op::mean) || red.compute != compute || red.result != compute ||
+    if (!adds(red.op) || red.compute != compute || red.result != compute ||
         red.operand_input < 0 || static_cast<std::size_t>(red.operand_input) >= inputs.size()) {
       return -1;
     }
@@ -2388,20 +2385,20 @@ int run_input_scans(const Shape& shape, int reduced_dims, const std::vector<Loop
     // take 16 or 8 to an SSE2 instruction.
     const auto size = static_cast<std::uintptr_t>(itemsize(in.dtype));
     const bool aligned = reinterpret_cast<std::uintptr_t>(in.data) % size == 0;
-    const bool extreme = (red.op == Op::min || red.op == Op::max) && in.dtype != DType::kBool && size <= 2 &&
+    const bool extreme = is_min_max(red.op) && in.dtype != DType::kBool && size <= 2 &&
                          red.result == in.dtype && n > 0 && aligned;
-    if ((red.op != Op::any && red.op != Op::all && !extreme) || !contiguous_from(shape, in, 0)) return -1;
+    if ((!is_logical(red.op) && !extreme) || !contiguous_from(shape, in, 0)) return -1;
   }
   const int threads = threads_for(n);
   for (const LoopReduction& red : reductions) {
     const LoopInput& in = inputs[static_cast<std::size_t>(red.operand_input)];
     const auto* p = reinterpret_cast<const unsigned char*>(in.data);
-    if (red.op == Op::min || red.op == Op::max) {
-      extreme(p, n, in.dtype, red.op == Op::min, threads, red.data);
+    if (is_min_max(red.op)) {
+      extreme(p, n, in.dtype, keeps_least(red.op), threads, red.data);
       continue;
     }
     const int size = itemsize(in.dtype);
-    const bool result = red.op == Op::any ? any_nonzero(p, n, size) : all_nonzero(p, n, size);
+    const bool result = op_info(red.op).combine == Combine::kOr ? any_nonzero(p, n, size) : all_nonzero(p, n, size);
     std::memcpy(red.data, &result, 1);
   }
   return 0;
@@ -2417,7 +2414,7 @@ int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopI
   const DType compute = reductions[0].compute;
   if (compute != DType::kFloat64 && compute != DType::kFloat32) return -1;
   for (const LoopReduction& red : reductions) {
-    if ((red.op != Op::sum && red.op != Op::mean) || red.compute != compute || red.result != compute ||
+    if (!adds(red.op) || red.compute != compute || red.result != compute ||
         red.operand_input < 0 || static_cast<std::size_t>(red.operand_input) >= inputs.size()) {
       return -1;
     }
@@ -2599,8 +2596,8 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   Loop loop{kernel, shape, inputs, outputs, 0, kernel.lane_bytes, broadcast_inner(inputs), {}, {}, {}, {}, {}};
   for (std::size_t k = 0; k < reductions.size(); ++k) {
     const LoopReduction& red = reductions[k];
-    loop.ordered += (red.op == Op::sum || red.op == Op::mean) && is_float(red.compute);
-    if ((red.op == Op::sum || red.op == Op::mean) && !is_float(red.compute) && kernel.lane_bytes == 4) {
+    loop.ordered += adds(red.op) && is_float(red.compute);
+    if (adds(red.op) && !is_float(red.compute) && kernel.lane_bytes == 4) {
       loop.narrow_sums.push_back(static_cast<int>(k));
     }
   }

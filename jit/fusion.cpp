@@ -44,7 +44,7 @@ bool elementwise(const Node& node) {
 bool find_staged(const Region& region, const std::vector<bool>& leaves, const std::vector<Step>& steps, int outer,
                  StagedReduction& staged, std::size_t& first, std::size_t& last) {
   const Node& o = region.nodes[outer];
-  if ((o.op != Op::argmin && o.op != Op::argmax) || o.keepdims) return false;
+  if (!gives_index(o.op) || o.keepdims) return false;
   if (region.nodes[o.inputs[0]].shape.size() != 2 || (o.axes != 1u && o.axes != 2u)) return false;
   auto private_value = [&](int node) { return !leaves[node] && readers_outside(region, steps, node, {}) == 1; };
   std::vector<int> between;
@@ -167,7 +167,7 @@ std::vector<int> staged_nodes(const StagedReduction& staged) {
 }
 
 bool sums_in_numpy_order(const Node& node) {
-  return (node.op == Op::sum || node.op == Op::mean) && is_float(node.compute);
+  return adds(node.op) && is_float(node.compute);
 }
 
 int suffix_reduction_dims(const Region& region, int node) {

@@ -6,7 +6,8 @@ namespace npy::jit {
 
 const OpInfo& op_info(Op op) {
   static const OpInfo kInfos[] = {
-#define NPY_REGION_OP_INFO(name, kind, arity, quiet, numpy_loop) {#name, OpKind::kind, arity, quiet, numpy_loop},
+#define NPY_REGION_OP_INFO(name, kind, arity, quiet, numpy_loop, combine) \
+  {#name, OpKind::kind, arity, quiet, numpy_loop, Combine::combine},
       NPY_REGION_OPS(NPY_REGION_OP_INFO)
 #undef NPY_REGION_OP_INFO
   };

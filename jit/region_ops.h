@@ -5,7 +5,9 @@
 // whether kernels compute it on floats by calling NumPy's inner loop
 // (numpy_loops.h), because NumPy computes it with an algorithm of its own
 // (libm's, or its SIMD code for this CPU) or NaN and zero rules of its own,
-// so that results are NumPy's bits. The
+// so that results are NumPy's bits; and, for reductions, how they combine
+// their operands (Combine), which the driver and the backends ask rather
+// than naming reductions. The
 // tracer (numpy_shim), the region dump, the eager replay and the backends
 // all read this list; none of them spells an operation out anywhere else.
 // The name is NumPy's ufunc or function name, which is also how logs show it.
@@ -31,86 +33,93 @@ enum class OpKind : std::uint8_t {
               // made by NumPy: the index is not the region's to know
 };
 
-#define NPY_REGION_OPS(X)                 \
-  X(input, kInput, 0, true, false)          \
-  X(add, kBinary, 2, false, false)          \
-  X(subtract, kBinary, 2, false, false)     \
-  X(multiply, kBinary, 2, false, false)     \
-  X(divide, kBinary, 2, false, false)       \
-  X(floor_divide, kBinary, 2, false, true)  \
-  X(remainder, kBinary, 2, false, true)     \
-  X(power, kBinary, 2, false, true)         \
-  X(minimum, kBinary, 2, true, false)       \
-  X(maximum, kBinary, 2, true, false)       \
-  X(fmin, kBinary, 2, true, true)           \
-  X(fmax, kBinary, 2, true, true)           \
-  X(arctan2, kBinary, 2, false, true)       \
-  X(equal, kBinary, 2, true, false)         \
-  X(not_equal, kBinary, 2, true, false)     \
-  X(less, kBinary, 2, true, false)          \
-  X(less_equal, kBinary, 2, true, false)    \
-  X(greater, kBinary, 2, true, false)       \
-  X(greater_equal, kBinary, 2, true, false) \
-  X(logical_and, kBinary, 2, true, false)   \
-  X(logical_or, kBinary, 2, true, false)    \
-  X(logical_xor, kBinary, 2, true, false)   \
-  X(bitwise_and, kBinary, 2, true, false)   \
-  X(bitwise_or, kBinary, 2, true, false)    \
-  X(bitwise_xor, kBinary, 2, true, false)   \
-  X(left_shift, kBinary, 2, true, false)    \
-  X(right_shift, kBinary, 2, true, false)   \
-  X(negative, kUnary, 1, true, false)       \
-  X(positive, kUnary, 1, true, false)       \
-  X(absolute, kUnary, 1, true, false)       \
-  X(sign, kUnary, 1, true, true)            \
-  X(sqrt, kUnary, 1, false, false)          \
-  X(square, kUnary, 1, false, false)        \
-  X(reciprocal, kUnary, 1, false, false)    \
-  X(exp, kUnary, 1, false, true)            \
-  X(exp2, kUnary, 1, false, true)           \
-  X(expm1, kUnary, 1, false, true)          \
-  X(log, kUnary, 1, false, true)            \
-  X(log2, kUnary, 1, false, true)           \
-  X(log10, kUnary, 1, false, true)          \
-  X(log1p, kUnary, 1, false, true)          \
-  X(sin, kUnary, 1, false, true)            \
-  X(cos, kUnary, 1, false, true)            \
-  X(tan, kUnary, 1, false, true)            \
-  X(arcsin, kUnary, 1, false, true)         \
-  X(arccos, kUnary, 1, false, true)         \
-  X(arctan, kUnary, 1, false, true)         \
-  X(sinh, kUnary, 1, false, true)           \
-  X(cosh, kUnary, 1, false, true)           \
-  X(tanh, kUnary, 1, false, true)           \
-  X(floor, kUnary, 1, true, false)          \
-  X(ceil, kUnary, 1, true, false)           \
-  X(trunc, kUnary, 1, true, false)          \
-  X(rint, kUnary, 1, true, false)           \
-  X(isnan, kUnary, 1, true, false)          \
-  X(isinf, kUnary, 1, true, false)          \
-  X(isfinite, kUnary, 1, true, false)       \
-  X(logical_not, kUnary, 1, true, false)    \
-  X(invert, kUnary, 1, true, false)         \
-  X(where, kTernary, 3, true, false)        \
-  X(clip, kTernary, 3, false, false)        \
-  X(astype, kCast, 1, false, false)         \
-  X(full, kCast, 1, true, false)            \
-  X(sum, kReduce, 1, false, false)          \
-  X(prod, kReduce, 1, false, false)         \
-  X(min, kReduce, 1, false, false)          \
-  X(max, kReduce, 1, false, false)          \
-  X(mean, kReduce, 1, false, false)         \
-  X(argmin, kReduce, 1, false, false)       \
-  X(argmax, kReduce, 1, false, false)       \
-  X(any, kReduce, 1, true, false)           \
-  X(all, kReduce, 1, true, false)           \
-  X(norm, kNorm, 1, false, false)           \
-  X(view, kView, 1, true, false)            \
-  X(arange, kIndex, 3, false, false)        \
-  X(setitem, kAssign, 2, false, false)
+// How a reduction (kReduce) combines its operands, from its identity: the
+// sum of them (mean: that sum over their count; float sums in NumPy's
+// pairwise order), their product, the least or greatest of them (NaN
+// winning, as NumPy's), the index of the first least or greatest, whether
+// any or all are nonzero. kNone for every other op.
+enum class Combine : std::uint8_t { kNone, kAdd, kMultiply, kMin, kMax, kArgMin, kArgMax, kOr, kAnd };
+
+#define NPY_REGION_OPS(X)                         \
+  X(input, kInput, 0, true, false, kNone)         \
+  X(add, kBinary, 2, false, false, kNone)         \
+  X(subtract, kBinary, 2, false, false, kNone)    \
+  X(multiply, kBinary, 2, false, false, kNone)    \
+  X(divide, kBinary, 2, false, false, kNone)      \
+  X(floor_divide, kBinary, 2, false, true, kNone) \
+  X(remainder, kBinary, 2, false, true, kNone)    \
+  X(power, kBinary, 2, false, true, kNone)        \
+  X(minimum, kBinary, 2, true, false, kNone)      \
+  X(maximum, kBinary, 2, true, false, kNone)      \
+  X(fmin, kBinary, 2, true, true, kNone)          \
+  X(fmax, kBinary, 2, true, true, kNone)          \
+  X(arctan2, kBinary, 2, false, true, kNone)      \
+  X(equal, kBinary, 2, true, false, kNone)        \
+  X(not_equal, kBinary, 2, true, false, kNone)    \
+  X(less, kBinary, 2, true, false, kNone)         \
+  X(less_equal, kBinary, 2, true, false, kNone)   \
+  X(greater, kBinary, 2, true, false, kNone)      \
+  X(greater_equal, kBinary, 2, true, false, kNone)\
+  X(logical_and, kBinary, 2, true, false, kNone)  \
+  X(logical_or, kBinary, 2, true, false, kNone)   \
+  X(logical_xor, kBinary, 2, true, false, kNone)  \
+  X(bitwise_and, kBinary, 2, true, false, kNone)  \
+  X(bitwise_or, kBinary, 2, true, false, kNone)   \
+  X(bitwise_xor, kBinary, 2, true, false, kNone)  \
+  X(left_shift, kBinary, 2, true, false, kNone)   \
+  X(right_shift, kBinary, 2, true, false, kNone)  \
+  X(negative, kUnary, 1, true, false, kNone)      \
+  X(positive, kUnary, 1, true, false, kNone)      \
+  X(absolute, kUnary, 1, true, false, kNone)      \
+  X(sign, kUnary, 1, true, true, kNone)           \
+  X(sqrt, kUnary, 1, false, false, kNone)         \
+  X(square, kUnary, 1, false, false, kNone)       \
+  X(reciprocal, kUnary, 1, false, false, kNone)   \
+  X(exp, kUnary, 1, false, true, kNone)           \
+  X(exp2, kUnary, 1, false, true, kNone)          \
+  X(expm1, kUnary, 1, false, true, kNone)         \
+  X(log, kUnary, 1, false, true, kNone)           \
+  X(log2, kUnary, 1, false, true, kNone)          \
+  X(log10, kUnary, 1, false, true, kNone)         \
+  X(log1p, kUnary, 1, false, true, kNone)         \
+  X(sin, kUnary, 1, false, true, kNone)           \
+  X(cos, kUnary, 1, false, true, kNone)           \
+  X(tan, kUnary, 1, false, true, kNone)           \
+  X(arcsin, kUnary, 1, false, true, kNone)        \
+  X(arccos, kUnary, 1, false, true, kNone)        \
+  X(arctan, kUnary, 1, false, true, kNone)        \
+  X(sinh, kUnary, 1, false, true, kNone)          \
+  X(cosh, kUnary, 1, false, true, kNone)          \
+  X(tanh, kUnary, 1, false, true, kNone)          \
+  X(floor, kUnary, 1, true, false, kNone)         \
+  X(ceil, kUnary, 1, true, false, kNone)          \
+  X(trunc, kUnary, 1, true, false, kNone)         \
+  X(rint, kUnary, 1, true, false, kNone)          \
+  X(isnan, kUnary, 1, true, false, kNone)         \
+  X(isinf, kUnary, 1, true, false, kNone)         \
+  X(isfinite, kUnary, 1, true, false, kNone)      \
+  X(logical_not, kUnary, 1, true, false, kNone)   \
+  X(invert, kUnary, 1, true, false, kNone)        \
+  X(where, kTernary, 3, true, false, kNone)       \
+  X(clip, kTernary, 3, false, false, kNone)       \
+  X(astype, kCast, 1, false, false, kNone)        \
+  X(full, kCast, 1, true, false, kNone)           \
+  X(sum, kReduce, 1, false, false, kAdd)          \
+  X(prod, kReduce, 1, false, false, kMultiply)    \
+  X(min, kReduce, 1, false, false, kMin)          \
+  X(max, kReduce, 1, false, false, kMax)          \
+  X(mean, kReduce, 1, false, false, kAdd)         \
+  X(argmin, kReduce, 1, false, false, kArgMin)    \
+  X(argmax, kReduce, 1, false, false, kArgMax)    \
+  X(any, kReduce, 1, true, false, kOr)            \
+  X(all, kReduce, 1, true, false, kAnd)           \
+  X(norm, kNorm, 1, false, false, kNone)          \
+  X(view, kView, 1, true, false, kNone)           \
+  X(arange, kIndex, 3, false, false, kNone)       \
+  X(setitem, kAssign, 2, false, false, kNone)
 
 enum class Op : std::uint8_t {
-#define NPY_REGION_OP_ENUM(name, kind, arity, quiet, numpy_loop) name,
+#define NPY_REGION_OP_ENUM(name, kind, arity, quiet, numpy_loop, combine) name,
   NPY_REGION_OPS(NPY_REGION_OP_ENUM)
 #undef NPY_REGION_OP_ENUM
 };
@@ -121,14 +130,34 @@ struct OpInfo {
   int arity;
   bool quiet;
   bool numpy_loop;
+  Combine combine;
 };
 
 constexpr int kOpCount = 0
-#define NPY_REGION_OP_COUNT(name, kind, arity, quiet, numpy_loop) +1
+#define NPY_REGION_OP_COUNT(name, kind, arity, quiet, numpy_loop, combine) +1
     NPY_REGION_OPS(NPY_REGION_OP_COUNT)
 #undef NPY_REGION_OP_COUNT
     ;
 
 const OpInfo& op_info(Op op);
+
+// What a reduction's combine says of it (Combine::kNone: false).
+inline bool adds(Op op) { return op_info(op).combine == Combine::kAdd; }
+inline bool gives_index(Op op) {
+  return op_info(op).combine == Combine::kArgMin || op_info(op).combine == Combine::kArgMax;
+}
+// min, max, argmin, argmax: one of the operands wins, whatever their order.
+inline bool keeps_extreme(Op op) {
+  const Combine c = op_info(op).combine;
+  return c == Combine::kMin || c == Combine::kMax || c == Combine::kArgMin || c == Combine::kArgMax;
+}
+// min and max: the least or greatest operand itself.
+inline bool is_min_max(Op op) { return op_info(op).combine == Combine::kMin || op_info(op).combine == Combine::kMax; }
+// min and argmin (the least wins) among keeps_extreme's.
+inline bool keeps_least(Op op) {
+  return op_info(op).combine == Combine::kMin || op_info(op).combine == Combine::kArgMin;
+}
+// any and all: a bool of whether operands are nonzero.
+inline bool is_logical(Op op) { return op_info(op).combine == Combine::kOr || op_info(op).combine == Combine::kAnd; }
 
 }  // namespace npy::jit

@@ -738,7 +738,7 @@ class Runner {
   int run_in_driver(int index, int& flags_raised) {
     const jit::Node& n = nodes_[static_cast<std::size_t>(index)];
     const EagerForm& form = trace_.eager[static_cast<std::size_t>(index)];
-    const bool sum = n.op == jit::Op::sum || n.op == jit::Op::mean;
+    const bool sum = jit::adds(n.op);
     const jit::Node& x = nodes_[static_cast<std::size_t>(n.inputs[0])];
     // Floats of their own type, or integer and bool sums (exact in any order).
     const bool float_result = jit::is_float(n.dtype) && n.dtype == n.compute && x.dtype == n.dtype;
@@ -854,7 +854,7 @@ class Runner {
     for (int r : group.reductions) {
       const jit::Node& n = nodes_[r];
       const bool ordered = jit::is_float(n.compute) &&
-                           (n.op == jit::Op::sum || n.op == jit::Op::mean || n.op == jit::Op::prod) &&
+                           (jit::adds(n.op) || n.op == jit::Op::prod) &&
                            std::find(group.inputs.begin(), group.inputs.end(), n.inputs[0]) == group.inputs.end();
       matters = matters || n.shape.size() >= 2 || (ordered && group.shape.size() >= 2);
     }
@@ -864,10 +864,9 @@ class Runner {
   // Reduction `r` of the group as the driver takes it, into `result`.
   jit::LoopReduction loop_reduction(const jit::Group& group, int r, PyObject* result) const {
     const jit::Node& n = nodes_[r];
-    const bool extreme = n.op == jit::Op::min || n.op == jit::Op::max || n.op == jit::Op::argmin ||
-                         n.op == jit::Op::argmax;
+    const bool extreme = jit::keeps_extreme(n.op);
     const jit::DType compute = jit::is_float(n.compute) || extreme ? n.compute
-                               : (n.op == jit::Op::any || n.op == jit::Op::all) ? jit::DType::kBool
+                               : jit::is_logical(n.op) ? jit::DType::kBool
                                                                                 : jit::DType::kInt64;
     const auto operand = std::find(group.inputs.begin(), group.inputs.end(), n.inputs[0]);
     return {n.op, compute, n.dtype, static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result))),

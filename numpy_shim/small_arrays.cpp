@@ -160,7 +160,7 @@ PyObject* unary(Op op, PyObject* operand) {
 
 // a.sum() and a.mean() over every element, as NumPy adds them.
 PyObject* reduce(Op op, PyObject* operand) {
-  if ((op != Op::sum && op != Op::mean) || !is_small_float64(operand) || !available()) return nullptr;
+  if (!adds(op) || !is_small_float64(operand) || !available()) return nullptr;
   auto* a = reinterpret_cast<PyArrayObject*>(operand);
   const npy_intp n = element_count(a);
   if (op == Op::mean && n == 0) return nullptr;  // NumPy warns of the empty slice

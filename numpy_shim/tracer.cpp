@@ -585,7 +585,7 @@ PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const 
   const Operand* ops[] = {&x};
   if (!worth_tracing(ops, 1) || !state_allows_tracing()) return nullptr;
   const int rank = static_cast<int>(x.shape.size());
-  const bool single_axis = op == Op::argmin || op == Op::argmax || norm;
+  const bool single_axis = jit::gives_index(op) || norm;
   std::uint32_t mask = 0;
   if (!parse_axes(axis, rank, !single_axis, mask)) return nullptr;
   if (norm && (axis == nullptr || axis == Py_None) && rank > 1) return nullptr;
@@ -600,8 +600,7 @@ PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const 
       shape.push_back(x.shape[d]);
     }
   }
-  const bool needs_elements = op == Op::min || op == Op::max || op == Op::argmin ||
-                              op == Op::argmax || op == Op::mean;
+  const bool needs_elements = jit::keeps_extreme(op) || op == Op::mean;
   if (needs_elements && reduced == 0) return nullptr;
   std::optional<DType> result = norm ? (jit::is_float(x.dtype) ? std::optional<DType>(x.dtype)
                                                                 : std::nullopt)

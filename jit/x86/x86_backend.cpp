@@ -62,8 +62,6 @@ bool uses_index(const Region& region, const Group& group) {
   return false;
 }
 
-bool is_arg_reduction(const Node& node) { return node.op == Op::argmin || node.op == Op::argmax; }
-
 // The lanes min and max reductions compare `compute` values in: its own, or
 // 32-bit lanes for 8- and 16-bit integers.
 DType extreme_lanes(DType compute) {
@@ -246,7 +244,7 @@ class KernelBuilder {
     for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
       const Node& node = region_.nodes[group_.reductions[r]];
       const VectorCode& code = accumulator_code(node);
-      const int vectors = is_arg_reduction(node) ? kAccumulatorVectors : 1;
+      const int vectors = gives_index(node.op) ? kAccumulatorVectors : 1;
       for (int k = 0; k < vectors; ++k) {
         x86::Vec a = code.new_vec();
         code.load(a, code.at(acc, accumulator_offset(r, k)));
@@ -257,12 +255,12 @@ class KernelBuilder {
     // the next: with a second set of accumulators, taking every other
     // vector, two chains run side by side (about twice as fast). Lanes of
     // both sets hold (value, index) pairs, which merge exactly.
-    for (int r : group_.reductions) two_sets_ = two_sets_ || is_arg_reduction(region_.nodes[r]);
+    for (int r : group_.reductions) two_sets_ = two_sets_ || gives_index(region_.nodes[r].op);
     two_sets_ = two_sets_ && !leaf_sums_ && !paired_;
     if (two_sets_) {
       std::size_t first = 0;
       for (int r : group_.reductions) {
-        const bool arg = is_arg_reduction(region_.nodes[r]);
+        const bool arg = gives_index(region_.nodes[r].op);
         for (int k = 0; k < kAccumulatorVectors && arg; ++k) {
           x86::Vec copy = vc_.new_vec();
           cc_.vmovdqa(copy, accumulators_[first + static_cast<std::size_t>(k)]);
@@ -433,7 +431,7 @@ class KernelBuilder {
       for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
         const Node& node = region_.nodes[group_.reductions[r]];
         const VectorCode& code = accumulator_code(node);
-        const bool arg = is_arg_reduction(node);
+        const bool arg = gives_index(node.op);
         const int vectors = arg ? kAccumulatorVectors : 1;
         for (int k = 0; k < vectors; ++k, ++next) {
           code.store(code.at(row_acc, accumulator_offset(r, k)), accumulators_[next]);
@@ -463,7 +461,7 @@ class KernelBuilder {
     for (std::size_t r = 0; r < group_.reductions.size() && !row_results_; ++r) {
       const Node& node = region_.nodes[group_.reductions[r]];
       const VectorCode& code = accumulator_code(node);
-      const int vectors = is_arg_reduction(node) ? kAccumulatorVectors : 1;
+      const int vectors = gives_index(node.op) ? kAccumulatorVectors : 1;
       for (int k = 0; k < vectors; ++k) code.store(code.at(acc, accumulator_offset(r, k)), accumulators_[next++]);
     }
     cc_.endFunc();
@@ -490,7 +488,7 @@ class KernelBuilder {
   // folds into them as two halves, low then high: each lane sees the
   // elements an AVX2 lane sees, in the same order.
   bool folds_halves(const Node& node) const {
-    return vc_.avx512() && (node.op == Op::min || node.op == Op::max) && is_float(extreme_lanes(node.compute));
+    return vc_.avx512() && is_min_max(node.op) && is_float(extreme_lanes(node.compute));
   }
 
   const VectorCode& accumulator_code(const Node& node) const { return folds_halves(node) ? vc256_ : vc_; }
@@ -1435,7 +1433,7 @@ class KernelBuilder {
   std::size_t arg_slot(int index) const {
     std::size_t slot = 0;
     for (std::size_t r = 0; group_.reductions[r] != index; ++r) {
-      if (is_arg_reduction(region_.nodes[group_.reductions[r]])) slot += kAccumulatorVectors;
+      if (gives_index(region_.nodes[group_.reductions[r]].op)) slot += kAccumulatorVectors;
     }
     return slot;
   }
@@ -1444,7 +1442,7 @@ class KernelBuilder {
   void start_second_set() {
     std::size_t first = 0, slot = 0;
     for (int r : group_.reductions) {
-      if (!is_arg_reduction(region_.nodes[r])) {
+      if (!gives_index(region_.nodes[r].op)) {
         ++first;
         continue;
       }
@@ -1463,7 +1461,7 @@ class KernelBuilder {
     std::size_t first = 0, slot = 0;
     for (int r : group_.reductions) {
       const Node& node = region_.nodes[r];
-      if (!is_arg_reduction(node)) {
+      if (!gives_index(node.op)) {
         ++first;
         continue;
       }
@@ -1473,7 +1471,7 @@ class KernelBuilder {
       const x86::Vec& v1 = second_set_[slot];
       const x86::Vec& i1 = second_set_[slot + 1];
       const VectorCode::Mask take = vc_.new_mask();
-      strictly_better(take, v1, v0, as, node.op == Op::argmin);
+      strictly_better(take, v1, v0, as, keeps_least(node.op));
       const VectorCode::Mask same = vc_.new_mask();
       if (is_float(as)) {
         const VectorCode::Mask both_nan = vc_.new_mask();
@@ -1507,15 +1505,14 @@ class KernelBuilder {
     const Node& node = region_.nodes[index];
     std::size_t first = 0;  // the reduction's first accumulator register
     for (std::size_t r = 0; group_.reductions[r] != index; ++r) {
-      first += is_arg_reduction(region_.nodes[group_.reductions[r]]) ? kAccumulatorVectors : 1;
+      first += gives_index(region_.nodes[group_.reductions[r]].op) ? kAccumulatorVectors : 1;
     }
     x86::Vec& acc = accumulators_[first];
     const bool w = wide();
     Value v;
     x86::Vec t = vc_.new_vec();
-    switch (node.op) {
-      case Op::sum:
-      case Op::mean: {
+    switch (op_info(node.op).combine) {
+      case Combine::kAdd: {
         if (sums_in_numpy_order(node)) {  // the operands go out, in order, or add up leaf by leaf
           if (!operand(node.inputs[0], node.compute, v)) return false;
           std::size_t k = 0;
@@ -1546,8 +1543,8 @@ class KernelBuilder {
         }
         return true;
       }
-      case Op::min:
-      case Op::max: {
+      case Combine::kMin:
+      case Combine::kMax: {
         const DType as = extreme_lanes(node.compute);
         if (!operand(node.inputs[0], as, v)) return false;
         // The vector, or its halves in order (folds_halves).
@@ -1559,19 +1556,19 @@ class KernelBuilder {
           x86::Vec kept = code.new_vec();
           code.blend(kept, acc, part, mask, bits_);
           // The loop carries the accumulator in its register.
-          cc_.vmovapd(acc, is_float(as) ? float_min_max(code, acc, kept, node.op == Op::min)
-                                        : int_min_max(acc, kept, node.op == Op::min, as));
+          cc_.vmovapd(acc, is_float(as) ? float_min_max(code, acc, kept, keeps_least(node.op))
+                                        : int_min_max(acc, kept, keeps_least(node.op), as));
         }
         return true;
       }
-      case Op::argmin:
-      case Op::argmax: {
+      case Combine::kArgMin:
+      case Combine::kArgMax: {
         const DType as = extreme_lanes(node.compute);
         if (!operand(node.inputs[0], as, v)) return false;
         x86::Vec& best = set_ == 0 ? acc : second_set_[arg_slot(index)];
         x86::Vec& best_index = set_ == 0 ? accumulators_[first + 1] : second_set_[arg_slot(index) + 1];
         x86::Vec& next_index = set_ == 0 ? accumulators_[first + 2] : second_set_[arg_slot(index) + 2];
-        const bool is_min = node.op == Op::argmin;
+        const bool is_min = keeps_least(node.op);
         // Better: strictly (the first of equal values stays), a NaN over a
         // number (NumPy's first NaN), or anything in a lane that has none yet.
         const VectorCode::Mask better = vc_.new_mask();
@@ -1586,12 +1583,12 @@ class KernelBuilder {
         w ? cc_.vpaddq(next_index, next_index, step) : cc_.vpaddd(next_index, next_index, step);
         return true;
       }
-      case Op::any:
+      case Combine::kOr:
         if (!operand(node.inputs[0], DType::kBool, v)) return false;
         vc_.bit_and(t, v.reg, lane_mask_);
         vc_.bit_or(acc, acc, t);
         return true;
-      case Op::all:
+      case Combine::kAnd:
         if (!operand(node.inputs[0], DType::kBool, v)) return false;
         vc_.and_not(t, lane_mask_, ones());
         vc_.bit_or(t, t, v.reg);
@@ -2462,9 +2459,8 @@ class X86Backend : public Backend {
         if (suffix_reduction_dims(region, index) <= 0) return -1;
         const Node& in = region.nodes[node.inputs[0]];
         if (in.is_scalar_constant) return -1;
-        switch (node.op) {
-          case Op::sum:
-          case Op::mean:
+        switch (op_info(node.op).combine) {
+          case Combine::kAdd:
             if (is_float(node.compute)) {
               if (!operand_ok(node.inputs[0], node.compute)) return -1;
             } else if (in.op == Op::input && (itemsize(in.dtype) <= 2 || in.dtype == DType::kBool)) {
@@ -2475,8 +2471,8 @@ class X86Backend : public Backend {
               if (!want(64) || !operand_ok(node.inputs[0], DType::kInt64)) return -1;
             }
             break;
-          case Op::min:
-          case Op::max: {
+          case Combine::kMin:
+          case Combine::kMax: {
             // 8- and 16-bit integers in 32-bit lanes, widened as they are loaded.
             const DType as = extreme_lanes(node.compute);
             if (is_float(as) && vector_bits_ < 256) return -1;  // accumulator_lanes: AVX2's
@@ -2484,15 +2480,15 @@ class X86Backend : public Backend {
             if (as != node.compute && in.op != Op::input) return -1;
             break;
           }
-          case Op::argmin:
-          case Op::argmax: {
+          case Combine::kArgMin:
+          case Combine::kArgMax: {
             const DType as = extreme_lanes(node.compute);
             if (lane_bits(as) == 0 || !want(lane_bits(as)) || !operand_ok(node.inputs[0], as)) return -1;
             if (as != node.compute && in.op != Op::input) return -1;
             break;
           }
-          case Op::any:
-          case Op::all:
+          case Combine::kOr:
+          case Combine::kAnd:
             if (!operand_ok(node.inputs[0], DType::kBool)) return -1;
             break;
           default: return -1;
