@@ -152,6 +152,16 @@ std::vector<BlockRun> schedule_blocks(const Region& region, const std::vector<St
       s = last + 1;
       continue;
     }
+    if (rows < 4 * static_cast<std::int64_t>(std::max(1, threads))) {
+      // Each step shares its rows' work out over the threads on its own;
+      // blocks of rows would leave threads idle.
+      if (declined) {
+        declined->push_back(which + " may run block by block, but run step by step: " + std::to_string(rows) +
+                            " rows are too few blocks for " + std::to_string(threads) + " threads");
+      }
+      s = last + 1;
+      continue;
+    }
     std::int64_t row_elements = 1;
     for (std::size_t d = 1; d < steps[s].group.shape.size(); ++d) row_elements *= steps[s].group.shape[d];
     BlockRun run;

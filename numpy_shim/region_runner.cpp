@@ -888,9 +888,17 @@ class Runner {
     std::vector<PyObject*> keep;  // owned: the inputs as arrays
     std::deque<std::int64_t> constants;
     std::vector<int> assigned;  // nodes given new arrays, in trace_.objects
+    // The views' operands: making a view lets go of an operand nothing else
+    // reads, which the steps need again should they run one by one after all.
+    std::vector<std::pair<int, PyRef>> view_operands;
     auto undo = [&] {
       for (PyObject* o : keep) Py_DECREF(o);
+      keep.clear();
       for (int n : assigned) Py_CLEAR(trace_.objects[n]);
+      for (auto& [node, array] : view_operands) {
+        const bool made_here = std::find(assigned.begin(), assigned.end(), node) != assigned.end();
+        if (!made_here && !trace_.objects[node]) trace_.objects[node] = array.release();
+      }
     };
     auto tile_of = [&](int node) {
       const auto at = std::find(run.tiles.begin(), run.tiles.end(), node);
@@ -908,8 +916,8 @@ class Runner {
       if (plan.steps[s].eager) {  // a view (jit::view_may_join), of memory the run has yet to fill
         const int view = plan.steps[s].node;
         const int operand = nodes_[view].inputs[0];
-        // (Running the view lets go of an operand nothing else reads.)
-        const PyRef operand_array(Py_XNewRef(trace_.objects[operand]));
+        view_operands.emplace_back(operand, PyRef(Py_XNewRef(trace_.objects[operand])));
+        PyObject* operand_array = view_operands.back().second.get();
         assigned.push_back(view);
         if (run_node(view, nullptr, ignored, false) < 0) {
           undo();
@@ -920,7 +928,7 @@ class Runner {
           const std::vector<int>& members = plan.steps[t].group.members;
           filled_by_run = filled_by_run || std::find(members.begin(), members.end(), operand) != members.end();
         }
-        if (filled_by_run && !rows_of_operand(view, operand_array.get())) {
+        if (filled_by_run && !rows_of_operand(view, operand_array)) {
           undo();
           return 0;
         }
@@ -1006,11 +1014,13 @@ class Runner {
     }
     const int flags =
         without_gil(elements, [&] { return jit::run_blocks(full, last, run.rows, run.block_rows, tile_bytes); });
-    for (PyObject* o : keep) Py_DECREF(o);
-    keep.clear();
     if (flags < 0) {
       undo();
       return 0;
+    }
+    for (PyObject* o : keep) Py_DECREF(o);
+    if (target_ && run.last + 1 == plan.steps.size()) {
+      target_->not_stored = "the region's last step ran block by block with the steps before it";
     }
     flags_raised |= flags;
     static Counter& block_runs = counter("jit.block_runs");

@@ -3,7 +3,8 @@ the cost model says so: each program below must match python3 to the bit
 and, with caches too small for its arrays (NPY_CACHE_SIZES), run that way
 (jit.block_runs, and the schedule in NPY_JIT_LOG=output_code); with caches
 that hold them, or where a later step reads a whole column of an earlier
-one, step by step."""
+one, step by step, and where NumPy's layout of a result would differ from
+the kernels' (a Fortran-ordered input), one by one as before."""
 import json
 
 import pytest
@@ -16,6 +17,8 @@ import numpy as np
 rows, columns, dtype, form = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 rng = np.random.default_rng(rows + columns)
 x = 4 * rng.standard_normal((rows, columns), dtype=dtype)
+if form == "fortran":
+    x = np.asfortranarray(x)
 if form == "specials":
     x[::7, 3] = np.inf
     x[1::5, 0] = -np.inf
@@ -45,7 +48,7 @@ def standardise_3d(x):
 def columns_centred(x):
     return x - x.mean(axis=0)
 
-fn = {"softmax": softmax, "specials": softmax, "none": softmax_none, "log": log_softmax,
+fn = {"softmax": softmax, "specials": softmax, "none": softmax_none, "fortran": softmax_none, "log": log_softmax,
       "moments": centred_moments, "3d": standardise_3d, "columns": columns_centred}[form]
 def main():
     out = fn(x)
@@ -106,3 +109,12 @@ def test_arrays_the_cache_holds_run_step_by_step(tmp_path):
 def test_a_whole_column_read_runs_step_by_step(tmp_path):
     counters, _, _ = run_both(tmp_path, ["1000", "200", "float64", "columns"], SMALL_CACHES)
     assert counters.get("jit.block_runs", 0) == 0
+
+
+def test_inputs_in_another_layout_run_one_by_one(tmp_path):
+    # The steps' views are made before the run finds that the third step's
+    # input is in Fortran order: the steps then run one by one, from the
+    # values they had.
+    counters, _, _ = run_both(tmp_path, ["1000", "200", "float64", "fortran"], SMALL_CACHES)
+    assert counters.get("jit.block_runs", 0) == 0
+    assert counters.get("jit.kernel_runs", 0) >= 1
