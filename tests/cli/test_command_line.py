@@ -163,10 +163,13 @@ BUSY_LOOPS = {
               "n = 0\nwhile n < 10**10:\n    n += 1\n"),
     # NumPy work in a loop: python3 takes the signal after the call it came
     # in, on the statement's line; npython computes the work at the store.
-    # (No operator after np.sqrt: python3 would take a signal that came in
-    # its work at the start of NumPy's own Python function for .sum().)
+    # Where a signal lands decides what python3 shows, so nothing may
+    # depend on it: np.add.reduce rather than .sum(), a Python function of
+    # NumPy's, which shows a signal that came in the work before it at its
+    # own first line, or not; and the loop on one line, as python3 shows a
+    # signal taken at the loop's jump on the `while` line.
     "numpy_work": ("import numpy as np\nx = np.arange(100_000, dtype=np.float64)\nprint('ready', flush=True)\n"
-                   "while True:\n    y = np.sqrt(x * 2.0 + 1.0).sum()\n"),
+                   "while True: y = np.add.reduce(np.sqrt(x * 2.0 + 1.0))\n"),
 }
 
 
