@@ -867,7 +867,7 @@ class Runner {
     const bool extreme = jit::keeps_extreme(n.op);
     const jit::DType compute = jit::is_float(n.compute) || extreme ? n.compute
                                : jit::is_logical(n.op) ? jit::DType::kBool
-                                                                                : jit::DType::kInt64;
+                                                       : jit::DType::kInt64;
     const auto operand = std::find(group.inputs.begin(), group.inputs.end(), n.inputs[0]);
     return {n.op, compute, n.dtype, static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result))),
             operand == group.inputs.end() ? -1 : static_cast<int>(operand - group.inputs.begin())};
