@@ -2697,30 +2697,17 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
 
 namespace {
 
-// Memory of `bytes`, aligned for any kernel's vectors, freed with it.
-struct TileMemory {
-  explicit TileMemory(std::int64_t bytes)
-      : data(static_cast<char*>(std::aligned_alloc(kMaxVectorBytes, round_up(bytes, kMaxVectorBytes)))) {}
-  ~TileMemory() { std::free(data); }
-  TileMemory(const TileMemory&) = delete;
-  TileMemory& operator=(const TileMemory&) = delete;
-  static std::size_t round_up(std::int64_t n, std::int64_t to) {
-    return static_cast<std::size_t>(std::max<std::int64_t>(to, (n + to - 1) / to * to));
-  }
-  char* data;
-};
-
 // Step `step` over the block from row `first`, its tiles at `tiles`.
-int run_block_step(const BlockStep& step, std::int64_t first, const std::vector<std::unique_ptr<TileMemory>>& tiles) {
+int run_block_step(const BlockStep& step, std::int64_t first, std::vector<std::vector<Vector>>& tiles) {
   std::vector<LoopInput> inputs = step.inputs;
   std::vector<LoopOutput> outputs = step.outputs;
   std::vector<LoopReduction> reductions = step.reductions;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    inputs[i].data = step.input_tiles[i] >= 0 ? tiles[step.input_tiles[i]]->data
+    inputs[i].data = step.input_tiles[i] >= 0 ? reinterpret_cast<const char*>(tiles[step.input_tiles[i]].data())
                                               : inputs[i].data + first * step.input_row_bytes[i];
   }
   for (std::size_t o = 0; o < outputs.size(); ++o) {
-    outputs[o].data = step.output_tiles[o] >= 0 ? tiles[step.output_tiles[o]]->data
+    outputs[o].data = step.output_tiles[o] >= 0 ? reinterpret_cast<char*>(tiles[step.output_tiles[o]].data())
                                                 : outputs[o].data + first * step.output_row_bytes[o];
   }
   for (std::size_t k = 0; k < reductions.size(); ++k) reductions[k].data += first * step.reduction_row_bytes[k];
@@ -2744,8 +2731,10 @@ int run_blocks(const std::vector<BlockStep>& full, const std::vector<BlockStep>&
   std::atomic<int> flags{0};
   std::atomic<bool> failed{false};
   on_threads(threads, [&] {
-    std::vector<std::unique_ptr<TileMemory>> tiles;
-    for (std::int64_t bytes : tile_bytes) tiles.push_back(std::make_unique<TileMemory>(bytes));
+    std::vector<std::vector<Vector>> tiles;  // aligned for any kernel's vectors
+    for (std::int64_t bytes : tile_bytes) {
+      tiles.emplace_back(static_cast<std::size_t>((bytes + kMaxVectorBytes - 1) / kMaxVectorBytes) + 1);
+    }
     const bool outer = t_in_block;
     t_in_block = true;
     int raised = 0;
