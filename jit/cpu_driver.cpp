@@ -2564,6 +2564,96 @@ int run_after_reads(const Loop& loop, const Shape& shape, int threads, NearbySam
   return flags.load();
 }
 
+// Orders the loop's dimensions for its accumulating outputs (which fold
+// alike): the kept ones but the innermost, then the folded ones (those the
+// first accumulating output steps by 0 along, of more than one element),
+// then the innermost, which must be kept. The number of kept dimensions
+// before the folded ones, or -1 when the innermost is folded.
+int order_for_folds(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs) {
+  const int r = static_cast<int>(shape.size());
+  const LoopOutput& fold = *std::find_if(outputs.begin(), outputs.end(), [](const LoopOutput& o) { return o.accumulates; });
+  if (fold.strides[r - 1] == 0 && shape[r - 1] > 1) return -1;
+  std::vector<int> order;
+  for (int d = 0; d < r - 1; ++d) {
+    if (fold.strides[d] != 0 || shape[d] == 1) order.push_back(d);
+  }
+  const int kept = static_cast<int>(order.size());
+  for (int d = 0; d < r - 1; ++d) {
+    if (fold.strides[d] == 0 && shape[d] > 1) order.push_back(d);
+  }
+  order.push_back(r - 1);
+  auto permuted = [&](const std::vector<std::int64_t>& v) {
+    std::vector<std::int64_t> p(v.size());
+    for (int d = 0; d < r; ++d) p[d] = v[order[d]];
+    return p;
+  };
+  shape = permuted(shape);
+  for (LoopInput& in : inputs) in.strides = permuted(in.strides);
+  for (LoopOutput& out : outputs) out.strides = permuted(out.strides);
+  return kept;
+}
+
+// The fewest bytes of a row a block of a fold loop covers. A block runs
+// down the rows, a piece of each: pieces much shorter than a page leave
+// the prefetchers little to go on, and the other blocks of the same rows
+// (other threads') bring their cache lines in again.
+constexpr std::int64_t kMinFoldBlockBytes = 2048;
+
+// An element-wise loop with accumulating outputs, ordered by
+// order_for_folds (`kept` kept dimensions, then folded ones, then the
+// innermost). Threads share out blocks of the innermost dimension at each
+// index of the kept ones, no more blocks than threads need; a block runs
+// down every index of the folded dimensions in C order (NumPy's order),
+// the innermost folded one as the rows of one kernel call over its whole
+// vectors.
+int run_folds(const Loop& loop, const Shape& shape, int kept, int threads) {
+  const int r = static_cast<int>(shape.size());
+  const std::int64_t n = shape[r - 1];
+  const int lanes = loop.kernel.lanes;
+  const std::int64_t outer = element_count(Shape(shape.begin(), shape.begin() + kept));
+  const Shape others(shape.begin() + kept, shape.end() - 2);  // folded dimensions but the innermost
+  const std::int64_t runs = element_count(others);
+  const std::int64_t rows = shape[r - 2];
+  const std::int64_t vectors = (n + lanes - 1) / lanes;
+  std::int64_t blocks = std::max<std::int64_t>(1, (threads + outer - 1) / outer);
+  blocks = std::min(blocks, std::max<std::int64_t>(1, n * loop.kernel.lane_bytes / kMinFoldBlockBytes));
+  const std::int64_t block = std::min((vectors + blocks - 1) / blocks, kSpan / lanes) * lanes;
+  blocks = (n + block - 1) / block;
+  const bool in_place = std::none_of(loop.packed.begin(), loop.packed.end(), [](bool b) { return b; }) &&
+                        std::none_of(loop.scattered.begin(), loop.scattered.end(), [](bool b) { return b; });
+  const std::int64_t items = outer * blocks;
+  std::atomic<int> flags{0};
+  on_threads(items >= threads ? threads : static_cast<int>(items), [&] {
+    std::feclearexcept(kFpFlags);
+    Accumulators acc;
+    Scratch scratch = loop.make_scratch();
+    std::vector<std::int64_t> index(r);
+    void* slots[kMaxSlots];
+    std::int64_t steps[kMaxSlots];
+#pragma omp for schedule(static)
+    for (std::int64_t item = 0; item < items; ++item) {
+      const std::int64_t lo = item % blocks * block;
+      const std::int64_t hi = std::min(n, lo + block);
+      const std::int64_t whole = in_place ? (hi - lo) / lanes * lanes : 0;
+      unflatten(item / blocks, shape, static_cast<std::size_t>(kept), index.data());
+      for (std::int64_t run = 0; run < runs; ++run) {
+        unflatten(run, others, others.size(), index.data() + kept);
+        index[r - 2] = 0;
+        if (whole) {
+          loop.row_slots(index.data(), nullptr, slots, steps, lo, whole);
+          loop.kernel.entry(slots, whole / lanes, acc.data(), &loop.all_lanes, rows, steps, lo);
+        }
+        for (std::int64_t t = 0; lo + whole < hi && t < rows; ++t) {
+          index[r - 2] = t;
+          loop.span(index.data(), lo + whole, hi, acc, scratch);
+        }
+      }
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  });
+  return flags.load();
+}
+
 int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
                const std::vector<LoopInput>& loop_inputs, const std::vector<LoopOutput>& loop_outputs,
                const std::vector<LoopReduction>& reductions, bool stops_when_known, NearbySamples* samples) {
@@ -2575,6 +2665,14 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     if (in.strides.empty()) in.strides.assign(1, 0);
   }
   int reduced = loop_shape.empty() && !reductions.empty() ? 1 : reduced_dims;
+  const bool folds =
+      std::any_of(outputs.begin(), outputs.end(), [](const LoopOutput& out) { return out.accumulates; });
+  int kept = 0;
+  if (folds) {
+    if (!reductions.empty() || kernel.leaf_sums || kernel.row_results || shape.size() < 2) return -1;
+    kept = order_for_folds(shape, inputs, outputs);
+    if (kept < 0) return -1;
+  }
   if (kernel.leaf_sums && shape.size() == 1) {
     // Kernels that add leaves take whole rows: the elements (128 times a
     // power of two) as rows of whole leaves, which calls share out; as one
@@ -2620,7 +2718,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
                         std::none_of(loop.scattered.begin(), loop.scattered.end(), [](bool b) { return b; });
   loop.whole_rows = r >= 2 && shape[r - 1] % kernel.lanes == 0 && in_place;
   loop.overlapping_tails = r >= 2 && shape[r - 1] > kernel.lanes && shape[r - 1] % kernel.lanes != 0 && in_place &&
-                           reductions.empty() && total > 0 &&
+                           reductions.empty() && !folds && total > 0 &&
                            !outputs_overlap_inputs(shape, inputs, outputs, loop.out_strides);
   const int threads = threads_for(total);
   for (std::size_t o = 0; o < outputs.size(); ++o) {
@@ -2639,6 +2737,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     }
     return 0;
   }
+  if (folds && kept < r - 1) return run_folds(loop, shape, kept, threads);
   if (kernel.row_results) {
     if (reduced != 1 || !outputs.empty()) return -1;
     if (is_long_row(shape[r - 1], kernel.lanes)) {

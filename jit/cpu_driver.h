@@ -42,6 +42,11 @@ struct LoopOutput {
   // (run_kernel returns -1 for others).
   bool read_nearby = false;
   std::int64_t row_stride = 0;
+  // The output is a fold's result (fold.h), which an input of the loop
+  // reads at the same place: its strides are 0 along the dimensions it
+  // folds, which run in C order, on one thread, for each of its elements.
+  // Element-wise loops only.
+  bool accumulates = false;
 };
 
 // How far from an element of a LoopOutput::read_nearby output of one

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "jit/fold.h"
+
 namespace npy::jit {
 namespace {
 
@@ -179,8 +181,20 @@ int suffix_reduction_dims(const Region& region, int node) {
   return n.axes == suffix ? count : -1;
 }
 
+bool may_fold(const Region& region, int node) {
+  const Node& n = region.nodes[node];
+  if (op_info(n.op).kind != OpKind::kReduce || fold_op(op_info(n.op).combine) == Op::input) return false;
+  const Shape& loop = region.nodes[n.inputs[0]].shape;
+  const int r = static_cast<int>(loop.size());
+  return r >= 2 && n.axes != 0 && !(n.axes & (1u << (r - 1))) && loop[r - 1] >= kMinFoldRow;
+}
+
 std::vector<Step> plan_region(const Region& region, const std::vector<bool>& needed,
-                              const std::vector<bool>& leaves, const FuseClass& fuse_class) {
+                              const std::vector<bool>& leaves, const FuseClass& fuse_class,
+                              Region* kernel_region) {
+  if (kernel_region) *kernel_region = region;
+  // What kernels see of the region: fold members lowered.
+  const Region& seen = kernel_region ? *kernel_region : region;
   std::vector<Step> steps;
   Step open;
   bool have_open = false;
@@ -189,10 +203,57 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     open = Step{};
     have_open = false;
   };
+  auto reads_result = [&](const Group& group, int input) {
+    return contains(group.reductions, input) ||
+           std::any_of(group.folds.begin(), group.folds.end(), [input](const Fold& f) { return f.node == input; });
+  };
+  // Reduction `index`, lowered to a fold when the backend takes the fold's
+  // op: in the open group, which computes or reads its operand, when its
+  // class is the group's and the group has no reductions and folds of the
+  // same axes only; else in a new group (which reads the operand from
+  // memory).
+  auto fold = [&](int index) {
+    const Node& node = region.nodes[index];
+    const int operand = node.inputs[0];
+    if (!may_fold(region, index)) return false;
+    bool joins = have_open && open.group.reductions.empty() && open.group.shape == region.nodes[operand].shape &&
+                 !reads_result(open.group, operand);
+    for (const Fold& f : open.group.folds) joins = joins && f.axes == node.axes;
+    Node accumulator;
+    accumulator.op = Op::input;
+    accumulator.dtype = node.dtype;
+    accumulator.compute = node.dtype;
+    accumulator.shape = region.nodes[operand].shape;
+    Node folded = node;
+    folded.op = fold_op(op_info(node.op).combine);
+    folded.shape = accumulator.shape;
+    folded.axes = 0;
+    folded.keepdims = false;
+    folded.inputs[0] = kernel_region->add(accumulator);
+    folded.inputs[1] = operand;
+    kernel_region->nodes[static_cast<std::size_t>(index)] = folded;
+    const int cls = fuse_class(*kernel_region, index);
+    if (cls < 0) {
+      kernel_region->nodes[static_cast<std::size_t>(index)] = node;
+      kernel_region->nodes.pop_back();
+      return false;
+    }
+    if (!joins || cls != open.group.fuse_class) {
+      close();
+      have_open = true;
+      open.group.shape = accumulator.shape;
+      open.group.fuse_class = cls;
+    }
+    Group& group = open.group;
+    group.members.push_back(index);
+    group.folds.push_back({index, folded.inputs[0], node.axes});
+    return true;
+  };
   for (std::size_t i = 0; i < region.nodes.size(); ++i) {
     const Node& node = region.nodes[i];
     if (!needed[i] || node.op == Op::input) continue;
     const int index = static_cast<int>(i);
+    if (kernel_region && fold(index)) continue;
     // A filled array that leaves the region is made by NumPy's own call
     // (np.zeros maps zeroed pages without touching them); inside, kernels
     // read its value as a constant.
@@ -203,9 +264,8 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
       const int reduced = reduction ? suffix_reduction_dims(region, index) : 0;
       bool joins = have_open && open.group.shape == loop && open.group.fuse_class == cls &&
                    (!reduction || open.group.reductions.empty() || open.group.reduced_dims == reduced);
-      for (int a = 0; joins && a < op_info(node.op).arity; ++a) {
-        joins = !contains(open.group.reductions, node.inputs[a]);
-      }
+      joins = joins && !(reduction && !open.group.folds.empty());
+      for (int a = 0; joins && a < op_info(node.op).arity; ++a) joins = !reads_result(open.group, node.inputs[a]);
       if (joins && reduction && sums_in_numpy_order(node)) {
         int ordered = 0;
         for (int r : open.group.reductions) ordered += sums_in_numpy_order(region.nodes[r]);
@@ -242,12 +302,12 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     g.quiet = true;
     for (int m : g.members) {
       g.quiet = g.quiet && op_info(region.nodes[m].op).quiet;
-      for (int a = 0; a < op_info(region.nodes[m].op).arity; ++a) {
-        const int in = region.nodes[m].inputs[a];
+      for (int a = 0; a < op_info(seen.nodes[m].op).arity; ++a) {
+        const int in = seen.nodes[m].inputs[a];
         if (!contains(g.members, in) && !contains(g.inputs, in)) g.inputs.push_back(in);
       }
-      if (is_reduction(region.nodes[m])) continue;
-      bool used_outside = leaves[m];
+      if (is_reduction(seen.nodes[m])) continue;
+      bool used_outside = leaves[m] || is_reduction(region.nodes[m]);
       for (std::size_t t = s + 1; t < steps.size() && !used_outside; ++t) {
         if (steps[t].eager) {
           const Node& e = region.nodes[steps[t].node];

@@ -13,8 +13,20 @@
 
 namespace npy::jit {
 
+// A reduction member of a group computed as a fold (fold.h): in the
+// plan's kernel region, `node` is the element-wise fold_op of
+// `accumulator` (an input node standing for the result itself) and the
+// operand, over the loop's shape; its result steps by 0 along the `axes`
+// it reduces.
+struct Fold {
+  int node = -1;
+  int accumulator = -1;
+  std::uint32_t axes = 0;
+};
+
 // One loop nest over `shape`: element-wise members computed per element,
-// reductions over the last `reduced_dims` dimensions of `shape`.
+// reductions over the last `reduced_dims` dimensions of `shape`, folds
+// (with no reductions) over other dimensions.
 struct Group {
   Shape shape;
   int reduced_dims = 0;
@@ -23,6 +35,7 @@ struct Group {
   std::vector<int> inputs;   // region nodes read from memory (inputs or earlier steps)
   std::vector<int> outputs;  // element-wise members whose values leave the group
   std::vector<int> reductions;  // reduction members (their values always leave)
+  std::vector<Fold> folds;      // fold members, also in `outputs`; their accumulators are in `inputs`
   bool quiet = false;           // every member is quiet (OpInfo::quiet)
 };
 
@@ -63,9 +76,19 @@ struct Step {
 using FuseClass = std::function<int(const Region&, int node)>;
 
 // `needed[i]`: node i must be computed; `leaves[i]`: its value is wanted
-// after the region (a live lazy value names it).
+// after the region (a live lazy value names it). `kernel_region`, when not
+// null, gets the region the plan's kernels compile from: `region` with
+// each fold lowered (Fold), their accumulators added after its nodes;
+// without it, reductions over other than the last dimensions are not fused.
 std::vector<Step> plan_region(const Region& region, const std::vector<bool>& needed,
-                              const std::vector<bool>& leaves, const FuseClass& fuse_class);
+                              const std::vector<bool>& leaves, const FuseClass& fuse_class,
+                              Region* kernel_region = nullptr);
+
+// Whether a reduction of a group's loop value may fold (fold.h): its
+// combine is one an element-wise op folds, the innermost dimension of its
+// operand is kept and long enough (kMinFoldRow elements) for vectors.
+bool may_fold(const Region& region, int node);
+constexpr std::int64_t kMinFoldRow = 16;
 
 // Float sums and means are added in NumPy's own order (pairwise, in blocks
 // of eight running sums), so that they equal NumPy's to the bit: a kernel

@@ -51,12 +51,12 @@ constexpr std::size_t kMaxPlans = 4096;
 
 }  // namespace
 
-const Kernel* CachedPlan::kernel(Backend& backend, const Region& region, std::size_t step,
-                                 const std::vector<bool>& broadcast_inner, KernelOptions options) {
+const Kernel* CachedPlan::kernel(Backend& backend, std::size_t step, const std::vector<bool>& broadcast_inner,
+                                 KernelOptions options) {
   for (const Variant& v : kernels_[step]) {
     if (v.options == options && v.broadcast_inner == broadcast_inner) return v.kernel.get();
   }
-  std::shared_ptr<const Kernel> kernel = kernel_for(backend, region, steps[step].group, broadcast_inner, options);
+  std::shared_ptr<const Kernel> kernel = kernel_for(backend, kernel_region, steps[step].group, broadcast_inner, options);
   const Kernel* held = kernel.get();
   kernels_[step].push_back({broadcast_inner, options, std::move(kernel)});
   return held;
@@ -74,7 +74,7 @@ std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, con
   if (backend) {
     plan->steps = plan_region(region, needed, leaves, [backend](const Region& r, int node) {
       return backend->fuse_class(r, node);
-    });
+    }, &plan->kernel_region);
     const bool logged = log_enabled(LogChannel::kOutputCode);
     std::vector<std::string> declined;
     plan->block_runs =

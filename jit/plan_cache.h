@@ -22,12 +22,14 @@ class CachedPlan {
   std::vector<Step> steps;
   // Steps that run together block by block (schedule.h), in order.
   std::vector<BlockRun> block_runs;
+  // The region the steps' kernels compile from (plan_region's kernel_region).
+  Region kernel_region;
 
   // The kernel of fused step `step` for inputs laid out as `broadcast_inner`
   // says, compiled as `options` say (kernel_cache.h's kernel_for the first
   // time); the plan holds it as long as the plan lives.
-  const Kernel* kernel(Backend& backend, const Region& region, std::size_t step,
-                       const std::vector<bool>& broadcast_inner, KernelOptions options);
+  const Kernel* kernel(Backend& backend, std::size_t step, const std::vector<bool>& broadcast_inner,
+                       KernelOptions options);
 
  private:
   friend std::shared_ptr<CachedPlan> plan_for(Backend*, const Region&, const std::vector<bool>&,

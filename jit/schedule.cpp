@@ -17,7 +17,8 @@ bool along_rows(const Node& node, const Shape& loop) {
 // which its reductions keep, and what it reads of the run's values it
 // reads at its own rows.
 bool may_join(const Region& region, const Group& group, std::int64_t rows, const std::set<int>& computed) {
-  if (group.shape.size() < 2 || group.shape[0] != rows || group.reduced_dims >= static_cast<int>(group.shape.size())) {
+  // (A fold's rows are its reduced ones, run in order by one thread.)
+  if (!group.folds.empty() || group.shape.size() < 2 || group.shape[0] != rows || group.reduced_dims >= static_cast<int>(group.shape.size())) {
     return false;
   }
   for (int in : group.inputs) {
@@ -200,7 +201,17 @@ std::string describe_schedule(const Region& region, const std::vector<Step>& ste
       nodes = step.group.members;
     }
     text += ":";
-    for (int n : nodes) text += " %" + std::to_string(n) + " " + op_info(region.nodes[n].op).name;
+    for (int n : nodes) {
+      text += " %" + std::to_string(n) + " " + op_info(region.nodes[n].op).name;
+      for (const Fold& fold : step.group.folds) {
+        if (fold.node != n) continue;
+        text += " (folded down axes";
+        for (int d = 0; d < 32; ++d) {
+          if (fold.axes & (1u << d)) text += " " + std::to_string(d);
+        }
+        text += ")";
+      }
+    }
     text += "\n";
   }
   for (const BlockRun& run : runs) {

@@ -23,6 +23,7 @@
 #include "numpy_shim/without_gil.h"
 #include "jit/backend.h"
 #include "jit/cpu_driver.h"
+#include "jit/fold.h"
 #include "jit/fusion.h"
 #include "jit/plan_cache.h"
 
@@ -477,6 +478,12 @@ class Runner {
         std::find(group.outputs.begin(), group.outputs.end(), target_->node) == group.outputs.end()) {
       return false;
     }
+    if (!group.folds.empty()) {
+      // Folds write their results many times over, and the driver orders
+      // their loop for them (not for a target it reads nearby).
+      target_->not_stored = "the last step folds a reduction";
+      return false;
+    }
     auto* part = reinterpret_cast<PyArrayObject*>(target_->part);
     const jit::Node& node = nodes_[target_->node];
     const int rank = PyArray_NDIM(part);
@@ -873,6 +880,52 @@ class Runner {
             operand == group.inputs.end() ? -1 : static_cast<int>(operand - group.inputs.begin())};
   }
 
+  static const jit::Fold* fold_of(const jit::Group& group, int node) {
+    for (const jit::Fold& fold : group.folds) {
+      if (fold.node == node) return &fold;
+    }
+    return nullptr;
+  }
+
+  static const jit::Fold* accumulator_of(const jit::Group& group, int node) {
+    for (const jit::Fold& fold : group.folds) {
+      if (fold.accumulator == node) return &fold;
+    }
+    return nullptr;
+  }
+
+  // Fold `fold`'s result `result` (C-contiguous, new) as the loop writes it:
+  // each element its combine's start, stepping by 0 along the loop
+  // dimensions it reduces and by its own strides along the others.
+  jit::LoopOutput fold_output(const jit::Group& group, const jit::Fold& fold, PyArrayObject* result) const {
+    const jit::Node& n = nodes_[fold.node];
+    jit::LoopOutput out;
+    out.data = static_cast<char*>(PyArray_DATA(result));
+    out.dtype = n.dtype;
+    out.accumulates = true;
+    jit::fill_fold_start(out.data, PyArray_SIZE(result), n.dtype, jit::op_info(n.op).combine);
+    int d = 0;  // the result's dimension
+    for (std::size_t l = 0; l < group.shape.size(); ++l) {
+      const bool reduced = fold.axes & (1u << l);
+      out.strides.push_back(reduced || group.shape[l] == 1 ? 0 : PyArray_STRIDE(result, d));
+      d += !reduced || n.keepdims;
+    }
+    return out;
+  }
+
+  // Fold `fold`'s result once the loop ran: a mean's sum divided by its count.
+  void finish_fold(const jit::Fold& fold, PyObject* result) const {
+    const jit::Node& n = nodes_[fold.node];
+    if (n.op != jit::Op::mean) return;
+    const jit::Shape& operand = nodes_[n.inputs[0]].shape;
+    std::int64_t count = 1;
+    for (std::size_t d = 0; d < operand.size(); ++d) {
+      if (fold.axes & (1u << d)) count *= operand[d];
+    }
+    auto* array = reinterpret_cast<PyArrayObject*>(result);
+    jit::divide_in_place(static_cast<char*>(PyArray_DATA(array)), PyArray_SIZE(array), n.dtype, count);
+  }
+
   // Whether a loop member computes from element indices (arange).
   bool from_indices(const jit::Group& group) const {
     return std::any_of(group.members.begin(), group.members.end(), [&](int m) {
@@ -1008,7 +1061,7 @@ class Runner {
                               jit::fits_row_results(variant.shape, variant.reduced_dims, variant.inputs,
                                                     variant.outputs, variant.reductions, backend.lanes(group));
         variant.input_sums = !options.leaf_sums;
-        variant.kernel = plan.kernel(backend, trace_.region, s, jit::broadcast_inner(variant.inputs), options);
+        variant.kernel = plan.kernel(backend, s, jit::broadcast_inner(variant.inputs), options);
         (rows == run.block_rows ? full : last).push_back(std::move(variant));
       }
     }
@@ -1062,10 +1115,26 @@ class Runner {
     };
     std::vector<jit::LoopInput> inputs(group.inputs.size());
     for (std::size_t i = 0; i < group.inputs.size(); ++i) {
+      if (accumulator_of(group, group.inputs[i])) continue;  // its fold's result, made below
       if (!loop_input(group.inputs[i], group.shape, inputs[i], keep, constants)) {
         release();
         return 0;
       }
+    }
+    // NumPy raises for an empty min or max; an empty fold is no work. An
+    // array NumPy walks backwards along the dimensions a fold reduces (its
+    // negative strides there) it folds in the other order.
+    bool folds_in_order = group.folds.empty() || jit::element_count(group.shape) > 0;
+    for (const jit::Fold& fold : group.folds) {
+      const auto read = std::find(group.inputs.begin(), group.inputs.end(), nodes_[fold.node].inputs[0]);
+      for (std::size_t d = 0; read != group.inputs.end() && d < group.shape.size(); ++d) {
+        const auto& strides = inputs[static_cast<std::size_t>(read - group.inputs.begin())].strides;
+        folds_in_order = folds_in_order && !((fold.axes & (1u << d)) && strides[d] < 0);
+      }
+    }
+    if (!folds_in_order) {
+      release();
+      return 0;
     }
 
     if (!c_order_inputs_ && layout_matters(group)) {
@@ -1082,6 +1151,15 @@ class Runner {
     const bool store = into_target(plan, step, keep, flags_raised);
     for (int o : group.outputs) {
       PyObject* a = nullptr;
+      if (const jit::Fold* fold = fold_of(group, o)) {
+        a = new_array(nodes_[o].shape, nodes_[o].dtype);
+        if (!a) break;
+        outputs.push_back(fold_output(group, *fold, reinterpret_cast<PyArrayObject*>(a)));
+        const auto at = std::find(group.inputs.begin(), group.inputs.end(), fold->accumulator);
+        inputs[static_cast<std::size_t>(at - group.inputs.begin())] = {outputs.back().data, outputs.back().strides,
+                                                                        outputs.back().dtype, {}, {}};
+        continue;
+      }
       if (store && o == target_->node) {
         a = Py_NewRef(target_->part);
         made.push_back(a);
@@ -1091,6 +1169,10 @@ class Runner {
       if (!a) break;
       outputs.push_back({static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a))), nodes_[o].dtype, {},
                          store && o == target_->node && target_->read_nearby});
+      if (!group.folds.empty()) {  // in the loop's order (order_loop sets them otherwise)
+        auto* array = reinterpret_cast<PyArrayObject*>(a);
+        outputs.back().strides.assign(PyArray_STRIDES(array), PyArray_STRIDES(array) + PyArray_NDIM(array));
+      }
     }
     std::vector<jit::LoopReduction> reductions;
     for (int r : group.reductions) {
@@ -1114,13 +1196,15 @@ class Runner {
                     : -1;
     bool summed_inputs = flags >= 0;
     // Other sums of inputs NumPy walks otherwise than a kernel: NumPy's.
-    if (!summed_inputs && !jit::sums_in_kernel_order(loop_shape, reduced_dims, inputs, reductions)) {
+    if (!summed_inputs && group.folds.empty() &&
+        !jit::sums_in_kernel_order(loop_shape, reduced_dims, inputs, reductions)) {
       for (PyObject* o : made) Py_DECREF(o);
       release();
       return 0;
     }
     jit::KernelOptions options;
-    if (!summed_inputs) {
+    // A fold's loop stays in the group's order: the driver orders it for its folds.
+    if (!summed_inputs && group.folds.empty()) {
       jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices(group));
       if (!to_temporary_unless_rows(loop_shape, outputs, made)) {
         release();
@@ -1142,7 +1226,7 @@ class Runner {
       summed_inputs = flags >= 0;
     }
     if (!summed_inputs) {
-      const jit::Kernel* kernel = plan.kernel(backend, trace_.region, step, jit::broadcast_inner(inputs), options);
+      const jit::Kernel* kernel = plan.kernel(backend, step, jit::broadcast_inner(inputs), options);
       // any and all may stop early where NumPy would warn of nothing left undone.
       const bool stops_when_known = outputs.empty() && group.quiet;
       jit::NearbySamples samples;
@@ -1166,6 +1250,10 @@ class Runner {
     }
     release();
     flags_raised |= flags;
+    for (const jit::Fold& fold : group.folds) {
+      const auto at = std::find(group.outputs.begin(), group.outputs.end(), fold.node);
+      finish_fold(fold, made[static_cast<std::size_t>(at - group.outputs.begin())]);
+    }
     std::size_t k = 0;
     auto assign = [&](int node) {
       PyObject* value = made[k++];
@@ -1178,7 +1266,9 @@ class Runner {
     for (int r : group.reductions) assign(r);
     static Counter& kernel_runs = counter("jit.kernel_runs");
     static Counter& input_sum_runs = counter("jit.input_sum_runs");
+    static Counter& folds = counter("jit.folds");
     (summed_inputs ? input_sum_runs : kernel_runs).add();
+    folds.add(group.folds.size());
     for (int m : group.members) release_inputs_of(m, position_[group.members.back()]);
     return 1;
   }

@@ -1,0 +1,46 @@
+// Folds: reductions over dimensions that are not the innermost, computed by
+// an element-wise loop over their operand. NumPy adds such a reduction
+// (x.sum(axis=0) of a C-ordered x, axis 1 of a 3-d one) by folding each
+// row of its operand into the result, element by element: every element of
+// the result is its operands combined one after another in C order,
+// starting from the identity. A fold is that loop: its result is both an
+// input (the accumulator) and an output of an element-wise op, the
+// reduction's combine (fold_op), and the loop runs the reduced dimensions
+// in order for each element of the result.
+#pragma once
+
+#include <cstdint>
+
+#include "jit/dtype.h"
+#include "jit/region_ops.h"
+
+namespace npy::jit {
+
+// The element-wise op that folds one more operand into a reduction's
+// running value (running value first, as NumPy's loop takes them), or
+// Op::input for combines that are not one (argmin, argmax).
+constexpr Op fold_op(Combine combine) {
+  switch (combine) {
+    case Combine::kAdd: return Op::add;
+    case Combine::kMultiply: return Op::multiply;
+    case Combine::kMin: return Op::minimum;
+    case Combine::kMax: return Op::maximum;
+    case Combine::kOr: return Op::logical_or;
+    case Combine::kAnd: return Op::logical_and;
+    default: return Op::input;
+  }
+}
+
+// Writes `count` elements of `dtype` at `data`, each the value a fold of
+// `combine` starts from: 0 (+0.0, as NumPy's sum starts), 1, false, true,
+// and for min and max the greatest and least values of the type (the
+// infinities for floats: NumPy starts from the first operand, which
+// minimum and maximum against them give back to the bit, NaN included).
+void fill_fold_start(char* data, std::int64_t count, DType dtype, Combine combine);
+
+// NumPy's mean from a float sum: each of `count` elements of `dtype`
+// (float32 or float64) divided by `divisor` converted to `dtype` (np.mean
+// divides by the element count, a Python int, in the sum's type).
+void divide_in_place(char* data, std::int64_t count, DType dtype, std::int64_t divisor);
+
+}  // namespace npy::jit

@@ -1,0 +1,131 @@
+"""Reductions over dimensions other than the innermost fold in the loop that
+computes their operand (jit/fold.h): x.sum(axis=0), np.max(a * b, 0), the
+middle axis of a 3-d value, two axes at once, with keepdims, means,
+products, any and all, of floats and integers, of computed values and of
+arrays as they are. Each program must match python3 to the bit (NaNs,
+signed zeros, infinities among the values; its warnings too) and must have
+folded as many reductions as it says (jit.folds), so that a fold silently
+left to NumPy fails here. Layouts NumPy walks in another order (a Fortran-
+ordered or reversed array) and rows too short for vectors are left to
+NumPy, and must still match."""
+import json
+
+import pytest
+
+import harness
+
+PROGRAM = """
+import hashlib, sys
+import numpy as np
+form, dtype, rows, columns = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+rng = np.random.default_rng(rows * 7 + columns)
+a = (4 * rng.standard_normal((rows, columns))).astype(dtype)
+b = (4 * rng.standard_normal((rows, columns))).astype(dtype)
+c = (2 * rng.standard_normal((6, rows // 6 + 1, columns))).astype(dtype)
+if np.dtype(dtype).kind == "f":
+    a[::7, 3] = np.inf
+    a[1::5, 0] = -np.inf
+    a[2::9, 1] = np.nan
+    a[:, 2] = -0.0
+    b[:, 2] = 0.0
+    a[-1, 4] = np.float64("nan")
+    c[1, :, 5] = np.nan
+
+forms = {
+    "sum": lambda: [(a * b).sum(0), (a * b).sum(axis=0, keepdims=True)],
+    "mean": lambda: [(a + b).mean(0), np.mean(a - b, axis=0)],
+    "max_min": lambda: [(a * b).max(0), np.min(a * b, axis=0), np.maximum.reduce(a - b, axis=0)],
+    "prod": lambda: [(a * 0.125 + 1).prod(0)],
+    "of_arrays": lambda: [a.max(0), a.min(axis=0), a.sum(0)],
+    "softmax_columns": lambda: [np.exp(b - b.max(0)) / np.exp(b - b.max(0)).sum(0)],
+    "standardise_columns": lambda: [(b - b.mean(0)) / (np.abs(b - b.mean(0)).max(0) + 1)],
+    "any_all": lambda: [(a > 1).any(0), (b > -7).all(axis=0)],
+    "three_d": lambda: [(c * 2).sum(0), (c * 2).sum(1), (c - 1).max(axis=(0, 1), keepdims=True), (c * c).mean(1)],
+    "reversed": lambda: [a[::-1].max(0), a[::-1].sum(0), (a[::-1] * b).sum(0)],
+    "fortran": lambda: [np.asfortranarray(a).max(0), np.asfortranarray(b).sum(0)],
+}
+for out in forms[form]():
+    print(out.dtype, out.shape, hashlib.sha1(np.ascontiguousarray(out).tobytes()).hexdigest())
+"""
+
+# Folds each form must make (per run; np.maximum.reduce is not recorded).
+# The reversed form's folds share one loop with the folds of the reversed
+# array, which NumPy walks in memory order: none of them folds.
+FOLDS = {"sum": 2, "mean": 2, "max_min": 2, "prod": 1, "of_arrays": 3, "softmax_columns": 3,
+         "standardise_columns": 3, "any_all": 2, "three_d": 4, "reversed": 0, "fortran": 0}
+INT_FORMS = ["sum", "max_min", "of_arrays", "three_d"]
+
+
+def run_both(tmp_path, args):
+    script = tmp_path / "program.py"
+    script.write_text(PROGRAM)
+    stats = tmp_path / "stats.json"
+    expected = harness.run(harness.PYTHON3, [str(script), *args])
+    got = harness.run(harness.NPYTHON, [str(script), *args], env_extra={"NPY_JIT_STATS": str(stats)})
+    assert got.returncode == expected.returncode == 0, got.stderr
+    assert got.stdout == expected.stdout
+    assert got.stderr == expected.stderr
+    return json.loads(stats.read_text())
+
+
+@pytest.mark.parametrize("form", sorted(FOLDS))
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("rows,columns", [(300, 77), (2001, 1000)])
+def test_float_folds(tmp_path, form, dtype, rows, columns):
+    stats = run_both(tmp_path, [form, dtype, str(rows), str(columns)])
+    assert stats.get("jit.folds", 0) == FOLDS[form], stats
+
+
+# Integer folds per form and dtype. Integers wrap as NumPy's do. Not
+# folded: int64 means (they add in float64, which a computed int64 does not
+# convert to in a kernel) and int32 sums (they add in int64 lanes, which a
+# value computed in 32-bit lanes does not widen to), and every uint8 loop
+# (no 8-bit lanes).
+INTEGER_FOLDS = {
+    ("int64", "sum"): 2, ("int64", "max_min"): 2, ("int64", "of_arrays"): 3, ("int64", "three_d"): 3,
+    ("int32", "sum"): 0, ("int32", "max_min"): 2, ("int32", "of_arrays"): 2, ("int32", "three_d"): 1,
+    ("uint8", "sum"): 0, ("uint8", "max_min"): 0,
+}
+
+
+@pytest.mark.parametrize("dtype,form", sorted(INTEGER_FOLDS))
+def test_integer_folds(tmp_path, dtype, form):
+    stats = run_both(tmp_path, [form, dtype, "400", "96"])
+    assert stats.get("jit.folds", 0) == INTEGER_FOLDS[dtype, form], stats
+
+
+@pytest.mark.parametrize("columns", [6, 15])
+def test_short_rows_are_left_to_numpy(tmp_path, columns):
+    stats = run_both(tmp_path, ["sum", "float64", "500", str(columns)])
+    assert stats.get("jit.folds", 0) == 0, stats
+
+
+def test_fold_is_logged(tmp_path):
+    script = tmp_path / "program.py"
+    script.write_text(PROGRAM)
+    got = harness.run(harness.NPYTHON, [str(script), "three_d", "float64", "60", "40"],
+                      env_extra={"NPY_JIT_LOG": "output_code"})
+    assert got.returncode == 0, got.stderr
+    assert "sum (folded down axes 0)" in got.stderr
+    assert "sum (folded down axes 1)" in got.stderr
+    assert "max (folded down axes 0 1)" in got.stderr
+
+
+def test_warnings_and_errors_as_numpy(tmp_path):
+    """A fold that overflows warns from NumPy's line, and raises under np.errstate(over='raise')."""
+    script = tmp_path / "overflow.py"
+    script.write_text(
+        "import numpy as np\n"
+        "x = np.full((200, 64), 1e307)\n"
+        "print(repr((x * 10).sum(0)[:2]))\n"
+        "with np.errstate(over='raise'):\n"
+        "    try:\n"
+        "        print((x * 10).sum(axis=0)[:2])\n"
+        "    except FloatingPointError as e:\n"
+        "        print('raised', e)\n")
+    stats = tmp_path / "stats.json"
+    expected = harness.run(harness.PYTHON3, [str(script)])
+    got = harness.run(harness.NPYTHON, [str(script)], env_extra={"NPY_JIT_STATS": str(stats)})
+    assert got.stdout == expected.stdout and "raised" in got.stdout
+    assert got.stderr == expected.stderr
+    assert json.loads(stats.read_text()).get("jit.folds", 0) >= 1
