@@ -16,6 +16,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "jit/fold.h"
 #include "jit/host.h"
 #include "jit/team_size.h"
 
@@ -28,7 +29,6 @@ constexpr std::int64_t kShortRow = 64;  // rows shorter run flat (element-wise) 
 constexpr std::size_t kMaxSlots = 64;           // inputs + outputs + ordered sums of a kernel
 constexpr std::int64_t kMaxRowsWork = 1 << 16;  // elements of one call over whole rows (int32 lanes of narrow sums never overflow)
 constexpr std::int64_t kNoRowSteps[kMaxSlots] = {};  // for calls over one row
-constexpr std::int64_t kMinParallelWork = 1 << 15;  // elements below which one thread runs
 constexpr int kFpFlags = kNumpyFpFlags;
 
 // Set while this thread runs a block of a block run: the run's blocks are
@@ -2592,12 +2592,6 @@ int order_for_folds(Shape& shape, std::vector<LoopInput>& inputs, std::vector<Lo
   for (LoopOutput& out : outputs) out.strides = permuted(out.strides);
   return kept;
 }
-
-// The fewest bytes of a row a block of a fold loop covers. A block runs
-// down the rows, a piece of each: pieces much shorter than a page leave
-// the prefetchers little to go on, and the other blocks of the same rows
-// (other threads') bring their cache lines in again.
-constexpr std::int64_t kMinFoldBlockBytes = 2048;
 
 // An element-wise loop with accumulating outputs, ordered by
 // order_for_folds (`kept` kept dimensions, then folded ones, then the

@@ -16,6 +16,13 @@
 
 namespace npy::jit {
 
+// The fewest bytes of a row a block of a fold loop covers (the driver's
+// blocks, one thread each). A block runs down the rows, a piece of each:
+// pieces much shorter than a page leave the prefetchers little to go on,
+// and the other blocks of the same rows (other threads') bring their cache
+// lines in again.
+inline constexpr std::int64_t kMinFoldBlockBytes = 2048;
+
 // The element-wise op that folds one more operand into a reduction's
 // running value (running value first, as NumPy's loop takes them), or
 // Op::input for combines that are not one (argmin, argmax).

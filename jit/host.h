@@ -25,6 +25,9 @@ bool parse_vector_isa(const std::string& text, VectorIsa& isa);
 // 65,530 mappings), and threads far beyond the cores only wait for each other.
 constexpr int kMaxThreads = 1024;
 
+// The elements of work below which a loop runs on one thread.
+inline constexpr std::int64_t kMinParallelWork = 1 << 15;
+
 // Thread count kernels use: NPY_THREADS when set (at most kMaxThreads), else
 // all cores.
 int host_threads();

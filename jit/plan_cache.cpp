@@ -77,6 +77,7 @@ std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, con
     }, &plan->kernel_region);
     const bool logged = log_enabled(LogChannel::kOutputCode);
     std::vector<std::string> declined;
+    keep_folds_that_pay(region, plan->steps, host_threads(), logged ? &declined : nullptr);
     plan->block_runs =
         schedule_blocks(region, plan->steps, leaves, host_threads(), host_caches(), logged ? &declined : nullptr);
     if (logged) log_text(LogChannel::kOutputCode, describe_schedule(region, plan->steps, plan->block_runs, declined));

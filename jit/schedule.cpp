@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "jit/fold.h"
+
 namespace npy::jit {
 namespace {
 
@@ -98,7 +100,61 @@ std::string shape_text(const Shape& shape) {
 // a microsecond, which a smaller block would not pay back.
 constexpr std::int64_t kMinBlockElements = 1 << 14;
 
+void erase(std::vector<int>& v, int x) { v.erase(std::remove(v.begin(), v.end(), x), v.end()); }
+
 }  // namespace
+
+void keep_folds_that_pay(const Region& region, std::vector<Step>& steps, int threads,
+                         std::vector<std::string>* declined) {
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    if (steps[s].eager || steps[s].staged || steps[s].group.folds.empty()) continue;
+    Group& group = steps[s].group;
+    const int r = static_cast<int>(group.shape.size());
+    int widest = 1;
+    for (int m : group.members) widest = std::max(widest, itemsize(region.nodes[m].dtype));
+    for (int in : group.inputs) {
+      if (in < static_cast<int>(region.nodes.size())) widest = std::max(widest, itemsize(region.nodes[in].dtype));
+    }
+    std::int64_t outer = 1;  // the kept dimensions but the innermost
+    for (int d = 0; d + 1 < r; ++d) {
+      if (!(group.folds[0].axes & (1u << d))) outer *= group.shape[d];
+    }
+    const std::int64_t blocks = std::max<std::int64_t>(1, group.shape[r - 1] * widest / kMinFoldBlockBytes);
+    const std::int64_t fold_threads = std::min<std::int64_t>(threads, outer * blocks);
+    const std::int64_t wanted = element_count(group.shape) >= kMinParallelWork ? threads : 1;
+    if (4 * fold_threads >= wanted) continue;
+    std::vector<Step> after;
+    for (const Fold& fold : group.folds) {
+      erase(group.members, fold.node);
+      erase(group.outputs, fold.node);
+      erase(group.inputs, fold.accumulator);
+      const int operand = region.nodes[fold.node].inputs[0];
+      const bool computed = std::find(group.members.begin(), group.members.end(), operand) != group.members.end();
+      if (computed && std::find(group.outputs.begin(), group.outputs.end(), operand) == group.outputs.end()) {
+        group.outputs.push_back(operand);
+      }
+      Step step;
+      step.eager = true;
+      step.node = fold.node;
+      after.push_back(std::move(step));
+      if (declined) {
+        declined->push_back("%" + std::to_string(fold.node) + " " + op_info(region.nodes[fold.node].op).name +
+                            " left to NumPy: folded, it would run on " + std::to_string(fold_threads) + " of " +
+                            std::to_string(threads) + " threads (rows of " +
+                            std::to_string(group.shape[r - 1] * widest) + " bytes)");
+      }
+    }
+    group.folds.clear();
+    const auto at = steps.begin() + static_cast<std::ptrdiff_t>(s);
+    if (group.members.empty()) {
+      steps.erase(at);
+      steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(s), after.begin(), after.end());
+    } else {
+      steps.insert(at + 1, after.begin(), after.end());
+    }
+    s += after.size() - (group.members.empty() ? 1 : 0);
+  }
+}
 
 std::vector<BlockRun> schedule_blocks(const Region& region, const std::vector<Step>& steps,
                                       const std::vector<bool>& leaves, int threads, const CacheSizes& caches,

@@ -34,6 +34,17 @@ struct BlockRun {
   std::vector<int> tiles;
 };
 
+// Leaves to NumPy the folds of `steps` (a plan of `region`) that would run
+// on too few threads: a fold's loop runs on one thread per block of a row
+// (kMinFoldBlockBytes at least), its reduced rows in order, so that on
+// many threads and narrow rows the loop that computes the operand runs
+// faster without it, and NumPy's reduction after it. A fold stays when its
+// loop gets at least a quarter of the `threads` its work would. A fold
+// left goes after its loop as a step of its own; `declined` (when not
+// null) gets why.
+void keep_folds_that_pay(const Region& region, std::vector<Step>& steps, int threads,
+                         std::vector<std::string>* declined);
+
 // The block runs of `steps` (a plan of `region`; `leaves` as plan_region
 // takes them) on `threads` threads with caches `caches`: each a longest run
 // of two or more consecutive fused steps that may run block by block and,

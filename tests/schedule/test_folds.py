@@ -56,23 +56,30 @@ FOLDS = {"sum": 2, "mean": 2, "max_min": 2, "prod": 1, "of_arrays": 3, "softmax_
 INT_FORMS = ["sum", "max_min", "of_arrays", "three_d"]
 
 
-def run_both(tmp_path, args):
+def run_both(tmp_path, args, threads=2, log=False):
+    """python3's and npython's output must be equal; npython's counters.
+    npython runs its kernels on `threads` threads (whether a fold pays
+    depends on them: see test_narrow_rows_on_many_threads)."""
     script = tmp_path / "program.py"
     script.write_text(PROGRAM)
     stats = tmp_path / "stats.json"
+    env = {"NPY_JIT_STATS": str(stats), "NPY_THREADS": str(threads)}
+    if log:
+        env["NPY_JIT_LOG"] = "output_code"
     expected = harness.run(harness.PYTHON3, [str(script), *args])
-    got = harness.run(harness.NPYTHON, [str(script), *args], env_extra={"NPY_JIT_STATS": str(stats)})
+    got = harness.run(harness.NPYTHON, [str(script), *args], env_extra=env)
     assert got.returncode == expected.returncode == 0, got.stderr
     assert got.stdout == expected.stdout
-    assert got.stderr == expected.stderr
-    return json.loads(stats.read_text())
+    if not log:
+        assert got.stderr == expected.stderr
+    return json.loads(stats.read_text()), got.stderr
 
 
 @pytest.mark.parametrize("form", sorted(FOLDS))
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("rows,columns", [(300, 77), (2001, 1000)])
 def test_float_folds(tmp_path, form, dtype, rows, columns):
-    stats = run_both(tmp_path, [form, dtype, str(rows), str(columns)])
+    stats, _ = run_both(tmp_path, [form, dtype, str(rows), str(columns)])
     assert stats.get("jit.folds", 0) == FOLDS[form], stats
 
 
@@ -90,25 +97,34 @@ INTEGER_FOLDS = {
 
 @pytest.mark.parametrize("dtype,form", sorted(INTEGER_FOLDS))
 def test_integer_folds(tmp_path, dtype, form):
-    stats = run_both(tmp_path, [form, dtype, "400", "96"])
+    stats, _ = run_both(tmp_path, [form, dtype, "400", "96"])
     assert stats.get("jit.folds", 0) == INTEGER_FOLDS[dtype, form], stats
 
 
 @pytest.mark.parametrize("columns", [6, 15])
 def test_short_rows_are_left_to_numpy(tmp_path, columns):
-    stats = run_both(tmp_path, ["sum", "float64", "500", str(columns)])
+    stats, _ = run_both(tmp_path, ["sum", "float64", "500", str(columns)])
     assert stats.get("jit.folds", 0) == 0, stats
 
 
 def test_fold_is_logged(tmp_path):
-    script = tmp_path / "program.py"
-    script.write_text(PROGRAM)
-    got = harness.run(harness.NPYTHON, [str(script), "three_d", "float64", "60", "40"],
-                      env_extra={"NPY_JIT_LOG": "output_code"})
-    assert got.returncode == 0, got.stderr
-    assert "sum (folded down axes 0)" in got.stderr
-    assert "sum (folded down axes 1)" in got.stderr
-    assert "max (folded down axes 0 1)" in got.stderr
+    _, log = run_both(tmp_path, ["three_d", "float64", "60", "40"], log=True)
+    assert "sum (folded down axes 0)" in log
+    assert "sum (folded down axes 1)" in log
+    assert "max (folded down axes 0 1)" in log
+
+
+@pytest.mark.parametrize("columns,threads,folds", [(1000, 2, 2), (1000, 16, 0), (4100, 16, 2), (77, 16, 2)])
+def test_narrow_rows_on_many_threads(tmp_path, columns, threads, folds):
+    """A fold runs on one thread per 2 KiB of its rows: on 16 threads, rows
+    of 1000 float32 (4000 bytes: 1 thread) are summed by NumPy after the
+    loop, which then runs on every thread; rows of 4100 (8 threads) fold, and
+    so does a loop too small for more than one thread (300 x 77)."""
+    rows = 300 if columns == 77 else 2001
+    stats, log = run_both(tmp_path, ["sum", "float32", str(rows), str(columns)], threads=threads, log=True)
+    assert stats.get("jit.folds", 0) == folds, stats
+    if folds == 0:
+        assert f"sum left to NumPy: folded, it would run on 1 of {threads} threads" in log
 
 
 def test_warnings_and_errors_as_numpy(tmp_path):
