@@ -2571,7 +2571,8 @@ int run_after_reads(const Loop& loop, const Shape& shape, int threads, NearbySam
 // before the folded ones, or -1 when the innermost is folded.
 int order_for_folds(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs) {
   const int r = static_cast<int>(shape.size());
-  const LoopOutput& fold = *std::find_if(outputs.begin(), outputs.end(), [](const LoopOutput& o) { return o.accumulates; });
+  const LoopOutput& fold =
+      *std::find_if(outputs.begin(), outputs.end(), [](const LoopOutput& o) { return o.fold != Combine::kNone; });
   if (fold.strides[r - 1] == 0 && shape[r - 1] > 1) return -1;
   std::vector<int> order;
   for (int d = 0; d < r - 1; ++d) {
@@ -2599,7 +2600,10 @@ int order_for_folds(Shape& shape, std::vector<LoopInput>& inputs, std::vector<Lo
 // index of the kept ones, no more blocks than threads need; a block runs
 // down every index of the folded dimensions in C order (NumPy's order),
 // the innermost folded one as the rows of one kernel call over its whole
-// vectors.
+// vectors. Where blocks are fewer than threads and every fold may run in
+// any order, the innermost folded dimension is cut into pieces too, each
+// folded from the start into results of its own, which are then folded
+// into the outputs in order.
 int run_folds(const Loop& loop, const Shape& shape, int kept, int threads) {
   const int r = static_cast<int>(shape.size());
   const std::int64_t n = shape[r - 1];
@@ -2613,9 +2617,45 @@ int run_folds(const Loop& loop, const Shape& shape, int kept, int threads) {
   blocks = std::min(blocks, std::max<std::int64_t>(1, n * loop.kernel.lane_bytes / kMinFoldBlockBytes));
   const std::int64_t block = std::min((vectors + blocks - 1) / blocks, kSpan / lanes) * lanes;
   blocks = (n + block - 1) / block;
+  const bool any_order = std::all_of(loop.outputs.begin(), loop.outputs.end(), [](const LoopOutput& out) {
+    return out.fold == Combine::kNone || folds_in_any_order(out.fold, out.dtype);
+  });
+  std::int64_t pieces = 1;
+  if (any_order && outer * blocks < threads) {
+    pieces = std::min((threads + outer * blocks - 1) / (outer * blocks), rows / kMinFoldPieceRows);
+    pieces = std::max<std::int64_t>(1, pieces);
+  }
+  // Each piece but the first folds into results of its own: the loop's
+  // inputs and outputs with the folds' memory swapped for theirs, laid out
+  // as the outputs (which are C-contiguous from their data on).
+  std::vector<std::vector<LoopInput>> piece_inputs(static_cast<std::size_t>(pieces), loop.inputs);
+  std::vector<std::vector<LoopOutput>> piece_outputs(static_cast<std::size_t>(pieces), loop.outputs);
+  std::vector<std::unique_ptr<char[]>> piece_results;
+  for (std::int64_t p = 1; p < pieces; ++p) {
+    for (LoopOutput& out : piece_outputs[static_cast<std::size_t>(p)]) {
+      if (out.fold == Combine::kNone) continue;
+      std::int64_t bytes = itemsize(out.dtype);
+      for (int d = 0; d < r; ++d) bytes += (shape[d] - 1) * out.strides[d];
+      piece_results.emplace_back(new char[static_cast<std::size_t>(bytes)]);
+      char* own = piece_results.back().get();
+      fill_fold_start(own, bytes / itemsize(out.dtype), out.dtype, out.fold);
+      for (LoopInput& in : piece_inputs[static_cast<std::size_t>(p)]) {
+        if (in.data == out.data) in.data = own;
+      }
+      out.data = own;
+    }
+  }
+  std::vector<Loop> piece_loops;
+  piece_loops.reserve(static_cast<std::size_t>(pieces));
+  for (std::int64_t p = 0; p < pieces; ++p) {
+    piece_loops.push_back(Loop{loop.kernel, loop.shape, piece_inputs[static_cast<std::size_t>(p)],
+                               piece_outputs[static_cast<std::size_t>(p)], loop.ordered, loop.sum_bytes, loop.broadcast,
+                               loop.packed, loop.all_lanes, loop.out_strides, loop.scattered, loop.narrow_sums,
+                               loop.whole_rows, loop.overlapping_tails});
+  }
   const bool in_place = std::none_of(loop.packed.begin(), loop.packed.end(), [](bool b) { return b; }) &&
                         std::none_of(loop.scattered.begin(), loop.scattered.end(), [](bool b) { return b; });
-  const std::int64_t items = outer * blocks;
+  const std::int64_t items = pieces * outer * blocks;
   std::atomic<int> flags{0};
   on_threads(items >= threads ? threads : static_cast<int>(items), [&] {
     std::feclearexcept(kFpFlags);
@@ -2626,25 +2666,39 @@ int run_folds(const Loop& loop, const Shape& shape, int kept, int threads) {
     std::int64_t steps[kMaxSlots];
 #pragma omp for schedule(static)
     for (std::int64_t item = 0; item < items; ++item) {
+      const std::int64_t piece = item / (outer * blocks);
+      const Loop& on = piece_loops[static_cast<std::size_t>(piece)];
+      const std::int64_t first_row = rows * piece / pieces;
+      const std::int64_t piece_rows = rows * (piece + 1) / pieces - first_row;
       const std::int64_t lo = item % blocks * block;
       const std::int64_t hi = std::min(n, lo + block);
       const std::int64_t whole = in_place ? (hi - lo) / lanes * lanes : 0;
-      unflatten(item / blocks, shape, static_cast<std::size_t>(kept), index.data());
+      unflatten(item / blocks % outer, shape, static_cast<std::size_t>(kept), index.data());
       for (std::int64_t run = 0; run < runs; ++run) {
         unflatten(run, others, others.size(), index.data() + kept);
-        index[r - 2] = 0;
+        index[r - 2] = first_row;
         if (whole) {
-          loop.row_slots(index.data(), nullptr, slots, steps, lo, whole);
-          loop.kernel.entry(slots, whole / lanes, acc.data(), &loop.all_lanes, rows, steps, lo);
+          on.row_slots(index.data(), nullptr, slots, steps, lo, whole);
+          on.kernel.entry(slots, whole / lanes, acc.data(), &on.all_lanes, piece_rows, steps, lo);
         }
-        for (std::int64_t t = 0; lo + whole < hi && t < rows; ++t) {
-          index[r - 2] = t;
-          loop.span(index.data(), lo + whole, hi, acc, scratch);
+        for (std::int64_t t = 0; lo + whole < hi && t < piece_rows; ++t) {
+          index[r - 2] = first_row + t;
+          on.span(index.data(), lo + whole, hi, acc, scratch);
         }
       }
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));
   });
+  for (std::size_t o = 0; o < loop.outputs.size(); ++o) {
+    const LoopOutput& out = loop.outputs[o];
+    if (out.fold == Combine::kNone) continue;
+    for (std::int64_t p = 1; p < pieces; ++p) {
+      const LoopOutput& part = piece_outputs[static_cast<std::size_t>(p)][o];
+      std::int64_t count = 1;
+      for (int d = 0; d < r; ++d) count += (shape[d] - 1) * out.strides[d] / itemsize(out.dtype);
+      fold_into(out.data, part.data, count, out.dtype, out.fold);
+    }
+  }
   return flags.load();
 }
 
@@ -2660,7 +2714,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   }
   int reduced = loop_shape.empty() && !reductions.empty() ? 1 : reduced_dims;
   const bool folds =
-      std::any_of(outputs.begin(), outputs.end(), [](const LoopOutput& out) { return out.accumulates; });
+      std::any_of(outputs.begin(), outputs.end(), [](const LoopOutput& out) { return out.fold != Combine::kNone; });
   int kept = 0;
   if (folds) {
     if (!reductions.empty() || kernel.leaf_sums || kernel.row_results || shape.size() < 2) return -1;

@@ -42,11 +42,14 @@ struct LoopOutput {
   // (run_kernel returns -1 for others).
   bool read_nearby = false;
   std::int64_t row_stride = 0;
-  // The output is a fold's result (fold.h), which an input of the loop
-  // reads at the same place: its strides are 0 along the dimensions it
-  // folds, which run in C order, on one thread, for each of its elements.
-  // Element-wise loops only.
-  bool accumulates = false;
+  // Not kNone: the output is the result of a fold of this combine
+  // (fold.h), which an input of the loop reads at the same place (the same
+  // data and strides): its strides are 0 along the dimensions it folds,
+  // which run in C order for each of its elements, or, where the fold's
+  // order does not change its result (folds_in_any_order), in pieces
+  // folded side by side and then into one another in order. Element-wise
+  // loops only.
+  Combine fold = Combine::kNone;
 };
 
 // How far from an element of a LoopOutput::read_nearby output of one

@@ -23,6 +23,11 @@ namespace npy::jit {
 // lines in again.
 inline constexpr std::int64_t kMinFoldBlockBytes = 2048;
 
+// The fewest rows of a fold's innermost folded dimension a piece of it
+// covers, where it is cut into pieces (folds_in_any_order): each piece's
+// results are folded into the others' after.
+inline constexpr std::int64_t kMinFoldPieceRows = 64;
+
 // The element-wise op that folds one more operand into a reduction's
 // running value (running value first, as NumPy's loop takes them), or
 // Op::input for combines that are not one (argmin, argmax).
@@ -37,6 +42,21 @@ constexpr Op fold_op(Combine combine) {
     default: return Op::input;
   }
 }
+
+// Whether a fold of `combine` in `dtype` gives the same result folded in
+// pieces, each from the start, then the pieces' results into one another
+// in order: integer sums and products (they wrap), and, of any type, min
+// and max (kernels keep the first NaN, else the last of the equal extreme
+// values: whichever piece it lies in, it is kept when pieces fold), any
+// and all. Not float sums and products, which round at each step.
+constexpr bool folds_in_any_order(Combine combine, DType dtype) {
+  return combine == Combine::kMin || combine == Combine::kMax || combine == Combine::kOr ||
+         combine == Combine::kAnd || ((combine == Combine::kAdd || combine == Combine::kMultiply) && !is_float(dtype));
+}
+
+// Folds `count` elements of `dtype` at `part` into those at `into`, each
+// as kernels fold an operand into a running value (into's first).
+void fold_into(char* into, const char* part, std::int64_t count, DType dtype, Combine combine);
 
 // Writes `count` elements of `dtype` at `data`, each the value a fold of
 // `combine` starts from: 0 (+0.0, as NumPy's sum starts), 1, false, true,

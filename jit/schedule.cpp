@@ -120,11 +120,31 @@ void keep_folds_that_pay(const Region& region, std::vector<Step>& steps, int thr
       if (!(group.folds[0].axes & (1u << d))) outer *= group.shape[d];
     }
     const std::int64_t blocks = std::max<std::int64_t>(1, group.shape[r - 1] * widest / kMinFoldBlockBytes);
-    const std::int64_t fold_threads = std::min<std::int64_t>(threads, outer * blocks);
+    // Folds that may run in any order are cut into pieces of their
+    // innermost folded dimension too (run_folds), when all of the loop's
+    // folds may.
+    std::int64_t innermost = 1;
+    for (int d = 0; d + 1 < r; ++d) {
+      if ((group.folds[0].axes & (1u << d)) && group.shape[d] > 1) innermost = group.shape[d];
+    }
+    const std::int64_t in_order = std::min<std::int64_t>(threads, outer * blocks);
+    const std::int64_t in_pieces =
+        std::min<std::int64_t>(threads, outer * blocks * std::max<std::int64_t>(1, innermost / kMinFoldPieceRows));
     const std::int64_t wanted = element_count(group.shape) >= kMinParallelWork ? threads : 1;
-    if (4 * fold_threads >= wanted) continue;
+    if (4 * in_order >= wanted) continue;
+    // Those that may not run in any order leave; the others stay if in
+    // pieces they pay.
+    auto leaves_loop = [&](const Fold& fold) {
+      const Node& n = region.nodes[fold.node];
+      return 4 * in_pieces < wanted || !folds_in_any_order(op_info(n.op).combine, n.dtype);
+    };
     std::vector<Step> after;
+    std::vector<Fold> kept;
     for (const Fold& fold : group.folds) {
+      if (!leaves_loop(fold)) {
+        kept.push_back(fold);
+        continue;
+      }
       erase(group.members, fold.node);
       erase(group.outputs, fold.node);
       erase(group.inputs, fold.accumulator);
@@ -139,12 +159,12 @@ void keep_folds_that_pay(const Region& region, std::vector<Step>& steps, int thr
       after.push_back(std::move(step));
       if (declined) {
         declined->push_back("%" + std::to_string(fold.node) + " " + op_info(region.nodes[fold.node].op).name +
-                            " left to NumPy: folded, it would run on " + std::to_string(fold_threads) + " of " +
+                            " left to NumPy: folded, it would run on " + std::to_string(in_order) + " of " +
                             std::to_string(threads) + " threads (rows of " +
                             std::to_string(group.shape[r - 1] * widest) + " bytes)");
       }
     }
-    group.folds.clear();
+    group.folds = std::move(kept);
     const auto at = steps.begin() + static_cast<std::ptrdiff_t>(s);
     if (group.members.empty()) {
       steps.erase(at);

@@ -39,7 +39,8 @@ struct BlockRun {
 // (kMinFoldBlockBytes at least), its reduced rows in order, so that on
 // many threads and narrow rows the loop that computes the operand runs
 // faster without it, and NumPy's reduction after it. A fold stays when its
-// loop gets at least a quarter of the `threads` its work would. A fold
+// loop gets at least a quarter of the `threads` its work would (folds that
+// may run in any order are cut into pieces of rows too). A fold
 // left goes after its loop as a step of its own; `declined` (when not
 // null) gets why.
 void keep_folds_that_pay(const Region& region, std::vector<Step>& steps, int threads,

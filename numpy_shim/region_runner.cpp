@@ -902,7 +902,7 @@ class Runner {
     jit::LoopOutput out;
     out.data = static_cast<char*>(PyArray_DATA(result));
     out.dtype = n.dtype;
-    out.accumulates = true;
+    out.fold = jit::op_info(n.op).combine;
     jit::fill_fold_start(out.data, PyArray_SIZE(result), n.dtype, jit::op_info(n.op).combine);
     int d = 0;  // the result's dimension
     for (std::size_t l = 0; l < group.shape.size(); ++l) {

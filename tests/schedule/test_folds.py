@@ -29,6 +29,11 @@ if np.dtype(dtype).kind == "f":
     a[:, 2] = -0.0
     b[:, 2] = 0.0
     a[-1, 4] = np.float64("nan")
+    # NaNs of two signs in one column (the first one is NumPy's max and
+    # min), and zeros of both signs in another (the last one is)
+    a[rows // 3, 5] = -np.float64("nan")
+    a[rows - 2, 5] = np.float64("nan")
+    a[:, 6] = np.where(np.arange(rows) % 3 == 0, 0.0, -0.0)
     c[1, :, 5] = np.nan
 
 forms = {
@@ -101,7 +106,7 @@ def test_integer_folds(tmp_path, dtype, form):
     assert stats.get("jit.folds", 0) == INTEGER_FOLDS[dtype, form], stats
 
 
-@pytest.mark.parametrize("columns", [6, 15])
+@pytest.mark.parametrize("columns", [7, 15])
 def test_short_rows_are_left_to_numpy(tmp_path, columns):
     stats, _ = run_both(tmp_path, ["sum", "float64", "500", str(columns)])
     assert stats.get("jit.folds", 0) == 0, stats
@@ -112,6 +117,19 @@ def test_fold_is_logged(tmp_path):
     assert "sum (folded down axes 0)" in log
     assert "sum (folded down axes 1)" in log
     assert "max (folded down axes 0 1)" in log
+
+
+@pytest.mark.parametrize("form,dtype,rows,folds", [("max_min", "float64", 2001, 2), ("of_arrays", "float32", 2001, 2),
+                                                   ("any_all", "float64", 2001, 2), ("max_min", "int64", 400, 2),
+                                                   ("three_d", "int64", 4000, 3)])
+def test_folds_cut_into_pieces(tmp_path, form, dtype, rows, folds):
+    """On 16 threads, narrow rows (77 columns: one block), min, max, any,
+    all and integer sums fold in pieces of rows side by side, then into one
+    another: NumPy's bits still (the first NaN, the last of equal zeros).
+    A float sum in the same loop may not (its rounding follows the order):
+    it leaves the loop, and NumPy sums after it (of_arrays: a.sum(0))."""
+    stats, _ = run_both(tmp_path, [form, dtype, str(rows), "77"], threads=16)
+    assert stats.get("jit.folds", 0) == folds, stats
 
 
 @pytest.mark.parametrize("columns,threads,folds", [(1000, 2, 2), (1000, 16, 0), (4100, 16, 2), (77, 16, 2)])
