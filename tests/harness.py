@@ -2,6 +2,7 @@
 form that can be compared: the same program must print the same, fail the
 same and exit the same under both.
 """
+import json
 import os
 import subprocess
 import sys
@@ -86,3 +87,16 @@ def run_both(args, *, mode="jit", **kwargs):
     reference = run(PYTHON3, args, env_extra=extra, **kwargs)
     extra.update(MODES[mode])
     return reference, run(NPYTHON, args, env_extra=extra, **kwargs)
+
+
+def run_with_stats(script, args, env_extra):
+    """Runs `script args` under python3 and under npython (with `env_extra`
+    and NPY_JIT_STATS, which must not be in it); both must exit 0 with the
+    same stdout. (npython's JIT counters, python3's outcome, npython's outcome)."""
+    stats = Path(script).with_name(Path(script).stem + "-stats.json")
+    expected = run(PYTHON3, [str(script), *args])
+    got = run(NPYTHON, [str(script), *args], env_extra={**env_extra, "NPY_JIT_STATS": str(stats)})
+    assert got.returncode == expected.returncode == 0, got.stderr
+    assert got.stdout == expected.stdout
+    return json.loads(stats.read_text()), expected, got
+

@@ -5,8 +5,6 @@ and, with caches too small for its arrays (NPY_CACHE_SIZES), run that way
 that hold them, or where a later step reads a whole column of an earlier
 one, step by step, and where NumPy's layout of a result would differ from
 the kernels' (a Fortran-ordered input), one by one as before."""
-import json
-
 import pytest
 
 import harness
@@ -64,15 +62,11 @@ LARGE_CACHES = "512K,1G"
 def run_both(tmp_path, args, caches, log=False):
     script = tmp_path / "program.py"
     script.write_text(PROGRAM)
-    stats = tmp_path / "stats.json"
-    env = {"NPY_JIT_STATS": str(stats), "NPY_CACHE_SIZES": caches}
+    env = {"NPY_CACHE_SIZES": caches}
     if log:
         env["NPY_JIT_LOG"] = "output_code"
-    expected = harness.run(harness.PYTHON3, [str(script), *args])
-    got = harness.run(harness.NPYTHON, [str(script), *args], env_extra=env)
-    assert got.returncode == expected.returncode == 0, got.stderr
-    assert got.stdout == expected.stdout
-    return json.loads(stats.read_text()), got.stderr, expected.stderr
+    stats, expected, got = harness.run_with_stats(script, args, env)
+    return stats, got.stderr, expected.stderr
 
 
 @pytest.mark.parametrize("form", ["softmax", "none", "log", "moments", "3d"])

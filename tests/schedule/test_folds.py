@@ -58,26 +58,21 @@ for out in forms[form]():
 # array, which NumPy walks in memory order: none of them folds.
 FOLDS = {"sum": 2, "mean": 2, "max_min": 2, "prod": 1, "of_arrays": 3, "softmax_columns": 3,
          "standardise_columns": 3, "any_all": 2, "three_d": 4, "reversed": 0, "fortran": 0}
-INT_FORMS = ["sum", "max_min", "of_arrays", "three_d"]
 
 
 def run_both(tmp_path, args, threads=2, log=False):
-    """python3's and npython's output must be equal; npython's counters.
-    npython runs its kernels on `threads` threads (whether a fold pays
-    depends on them: see test_narrow_rows_on_many_threads)."""
+    """npython's counters and stderr, its stdout equal to python3's (and its
+    stderr, without the log). npython runs its kernels on `threads` threads
+    (whether a fold pays depends on them: see test_narrow_rows_on_many_threads)."""
     script = tmp_path / "program.py"
     script.write_text(PROGRAM)
-    stats = tmp_path / "stats.json"
-    env = {"NPY_JIT_STATS": str(stats), "NPY_THREADS": str(threads)}
+    env = {"NPY_THREADS": str(threads)}
     if log:
         env["NPY_JIT_LOG"] = "output_code"
-    expected = harness.run(harness.PYTHON3, [str(script), *args])
-    got = harness.run(harness.NPYTHON, [str(script), *args], env_extra=env)
-    assert got.returncode == expected.returncode == 0, got.stderr
-    assert got.stdout == expected.stdout
+    stats, expected, got = harness.run_with_stats(script, args, env)
     if not log:
         assert got.stderr == expected.stderr
-    return json.loads(stats.read_text()), got.stderr
+    return stats, got.stderr
 
 
 @pytest.mark.parametrize("form", sorted(FOLDS))
