@@ -422,6 +422,9 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
   form.constants.assign(n, nullptr);
   const int index = add_node(*trace, std::move(node), std::move(form), where);
   if (in_place_target) {
+    // The target stays what it was: NumPy's in-place operator gives a 0-d
+    // array back as itself, not as a scalar.
+    trace->eager[index].gives_scalar = trace->eager[node_of(in_place_target)].gives_scalar;
     retarget_lazy(in_place_target, index);
     return Py_NewRef(in_place_target);
   }
