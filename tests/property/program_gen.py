@@ -1077,9 +1077,14 @@ def _assignment_lines(name, text):
     return [f"{name} = {target}", f"{name}[{index}] = {value}"]
 
 
+@functools.lru_cache(maxsize=None)
+def _dtype_name(dtype):
+    return dtype.name   # (a property NumPy computes each time)
+
+
 def _shape_dtype(value):
     a = np.asarray(value)
-    return a.dtype.name, a.shape
+    return _dtype_name(a.dtype), a.shape
 
 
 def _value_bound(builder, name):
@@ -1134,7 +1139,14 @@ def _analyse(b, env, e, name=None):
     cond = e.details.get("cond")
     cond = _analyse(b, env, cond) if cond is not None else None
     if e.text not in b.values:   # (texts repeat: in an operation's operands, in later ones)
-        b.values[e.text] = _eval(e.text, env)
+        # The operations inside it are computed already: their values stand
+        # for their text (the longest first: one may hold another).
+        text, local = e.text, dict(env)
+        inner = [o for o in e.operands + (e.details.get("cond"),) if isinstance(o, Sub)]
+        for k, o in enumerate(sorted(inner, key=lambda o: -len(o.text))):
+            text = text.replace(o.text, f"_v{k}")
+            local[f"_v{k}"] = b.values[o.text]
+        b.values[e.text] = _eval(text, local)
     value = b.values[e.text]
     dtype, _ = _shape_dtype(value)
     reduced = 1
