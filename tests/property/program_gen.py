@@ -31,6 +31,18 @@ saying how its values are compared (see `check_values` in the test):
                 ulps of float16)
   prod:N:K      within 2 (N + 2 + N K) eps relative
   norm:N:K      within 2 (N + 2 + 2 K) eps relative
+  err           a float computed from a float sum (mean, norm, std...) by
+                element-wise operations and further reductions (x -
+                x.mean(0), a softmax, a sum of sums): within a bound on its
+                error the program computes alongside, in float64, and also
+                returns (e_<name> = _err(...): a running error analysis, each
+                operation's own rounding in both interpreters plus what it
+                makes of its operands' bounds, see _ERR in the script's
+                header); an absolute bound, since a cancellation (x -
+                x.mean(0) of constant rows) leaves a sum's error whole where
+                the result is nothing but that error; not compared where it
+                is not finite (a value that may overflow, be a NaN, or divide
+                by what may be 0)
   approx:B      any other float result computed from inexact values (after
                 a cancellation, say): rtol 1e-2 / 1e-4 / 1e-10 for B = 2 / 4 /
                 8, the size of the least precise float type the error comes
@@ -54,14 +66,39 @@ with Hypothesis; to know the dtype and shape of every intermediate value (for
 axes and tags) and whether an operation raises, each operation is first run
 on stand-in arrays of the right dtype and shape (an operation that raises is
 kept, sometimes, as the program's last: it must raise the same under npython).
+An operation is an element-wise one, a reduction, a view, an assignment...
+of earlier values, or one of these, over random axis sets (one axis,
+negative, a tuple of several, None; kept dimensions or not), which may write
+operations inside one another (its tag comes from each of them, see
+_analyse):
+  nested        a reduction (sum, mean, min, max, prod, argmin, argmax, any,
+                all, std, var, norm) of a value computed from a reduction,
+                an earlier one or one written inside (x.sum(0).max(-1),
+                np.mean(x - x.mean((0, 2), keepdims=True), axis=1)), or
+                k-means' labels (argmin over one axis of a norm or sum)
+  consumer      an element-wise operation (- / * +, np.maximum, where, a
+                comparison) of a value and a reduction of it broadcast back
+                (keepdims, [:, None], [..., None], np.expand_dims, leading
+                axes reduced)
+  chain         softmax and log-softmax (x - x.max(ax, keepdims=True), its
+                exp, divided by its sum), centred squares reduced ((x -
+                x.mean(0)) ** 2 then .sum(0)), z-scores, division by a norm,
+                min-max scaling, as one operation or several in a row
+Of the test's 1200 programs for the default seed, 517 have a nested
+reduction and 447 a reduction consumer (of its 6000, 2482 and 2117; the test
+counts them, see Program.patterns).
 About 60% of the programs have an input of 2048 elements or more (npython
 traces operations on those), some beyond 32768 (where its kernels use several
-threads); the others are small (down to 0-d and empty). The programs run
+threads); the others are small (down to 0-d and empty); inputs have up to 4
+dimensions. A program computes the scales and error bounds of its results
+right after each operation they come from, or (70%), where no later
+operation changes a value in place, after its last. The programs run
 under np.errstate(all='ignore') (70%), with NumPy's default error handling
 (20%: RuntimeWarnings go to stderr), or with np.errstate(all='ignore') inside
 the function and the results looked at outside it (10%); 15% call the
 function twice.
 """
+import ast
 import functools
 import math
 import re
@@ -93,16 +130,30 @@ EXACT_OPS = {"add", "subtract", "multiply", "divide", "negative", "positive", "a
              "square", "minimum", "maximum", "fmin", "fmax", "floor", "ceil", "trunc", "rint",
              "where", "astype", "min", "max", "floor_divide", "remainder", "clip", "view"}
 # Computed by NumPy's own inner loops, in npython's kernels too: NumPy's bits.
-NUMPY_LOOP_OPS = {"exp", "log", "sin", "cos", "tanh", "arctan2", "power"}
+# (power2: x ** 2 with a literal 2)
+NUMPY_LOOP_OPS = {"exp", "log", "sin", "cos", "tanh", "arctan2", "power", "power2"}
 SUM_OPS = {"sum", "prod", "mean", "norm"}
 # Operations that can enlarge an error of their operands without bound (sin
 # and cos of a large argument, x ** y, the quotient of // and %): what they
 # make of an inexact value is not compared.
-AMPLIFYING_OPS = {"sin", "cos", "power", "floor_divide", "remainder"}
+AMPLIFYING_OPS = {"sin", "cos", "power", "power2", "floor_divide", "remainder"}
 DISCONTINUOUS_OPS = {"floor", "ceil", "trunc", "rint", "floor_divide", "remainder", "less",
                      "less_equal", "equal", "not_equal", "greater", "greater_equal", "isnan",
                      "isfinite", "argmin", "argmax", "any", "all", "logical_and", "logical_not",
                      "bitwise_and", "bitwise_or", "bitwise_xor", "invert"}
+REDUCE_OPS = {"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all", "std", "var",
+              "norm"}
+# Operations whose error bound a program computes alongside (tag err, see
+# error_text) where an operand is a float sum or computed from one.
+ERR_OPS = {"add", "subtract", "multiply", "divide", "square", "power2", "sqrt", "exp", "log",
+           "tanh", "sin", "cos", "negative", "positive", "absolute", "floor", "ceil", "trunc",
+           "rint", "minimum", "maximum", "fmin", "fmax", "clip", "where", "astype", "view", "sum",
+           "mean", "min", "max", "norm", "std", "var"}
+# Reductions the nested and consumer kinds take (with an axis set).
+NESTED_REDUCTIONS = ["sum", "sum", "mean", "mean", "min", "max", "max", "prod", "argmin", "argmax",
+                     "any", "all", "std", "var", "norm"]
+CONSUMED_REDUCTIONS = ["max", "max", "min", "sum", "sum", "mean", "mean", "norm", "std", "var",
+                       "prod"]
 
 # Python and NumPy scalars as operands (text as written in the program).
 PY_INT_SCALARS = ["0", "1", "2", "3", "-1", "-3", "7", "100", "255", "300", "-129", "65536",
@@ -115,14 +166,16 @@ NP_SCALARS = ["np.int8(-3)", "np.uint8(200)", "np.int16(1000)", "np.uint16(7)", 
               "np.float32(-2.5)", "np.float64(1.5)", "np.float64(-0.0)", "np.bool_(True)"]
 
 NAME = re.compile(r"\b[at]\d+\b")
+ERR_NAME = re.compile(r"\be_(t\d+)\b")   # the error bound of a value t<k>
 
 # Big enough for npython to trace them (2048+ elements), some beyond 32768
 # (where its kernels start using several threads).
-# The last four: sums of 128 times a power of two elements, which kernels
+# The last five: sums of 128 times a power of two elements, which kernels
 # add leaf by leaf.
 BIG_SHAPES = [(200, 150), (150, 200), (24000,), (20000,), (30, 40, 20), (2, 100, 120),
               (128, 160), (25, 30, 30), (160, 1, 128), (300, 200), (50000,), (40, 40, 40),
-              (256, 1, 300), (16384,), (32, 256), (64, 8, 16), (4, 32, 128)]
+              (8, 10, 12, 24), (6, 1, 30, 120), (256, 1, 300), (16384,), (32, 256), (64, 8, 16),
+              (4, 32, 128), (2, 64, 4, 64)]
 
 
 @dataclass
@@ -145,10 +198,21 @@ class Node:
     shape: tuple = ()
     fails: bool = False
     reduce_call: str = ""   # for sum/mean results: the call computing the scale
+    err: str = ""           # for float sums and what is computed from them: the source of
+                            # a bound on their error (written e_<name> = ...)
+    patterns: frozenset = frozenset()   # nested reduction, reduction consumer (see _analyse)
 
     def refs(self):
-        """Names of the inputs and operations this one reads."""
-        return _reads(self.name, self.lines)
+        """Names of the inputs and operations this one reads (its error
+        bound's too)."""
+        found = _reads(self.name, self.lines) | set(NAME.findall(self.err)) | \
+            set(ERR_NAME.findall(self.err))
+        found.discard(self.name)
+        return found
+
+    def mutates(self):
+        """Whether it changes a value in place (t = a; t += b; t[i] = v)."""
+        return len(self.lines) > 1
 
 
 def _reads(name, lines):
@@ -172,6 +236,12 @@ class Program:
     mode: str                # ignore | default | inner
     calls: int
     notes: list = field(default_factory=list)
+    late: bool = False       # scales and error bounds computed after the last operation
+                             # (where no later one changes values in place), not each
+                             # right after its own: a computation npython traces whole
+
+    def patterns(self):
+        return frozenset().union(*(n.patterns for n in self.nodes))
 
     def is_big(self):
         return any(math.prod(i.shape) >= 2048 for i in self.inputs)
@@ -222,13 +292,29 @@ class Program:
             out.append("    with np.errstate(all='ignore'):")
             indent = "        "
         scale_of = {r: s for r, s in zip(results, scales) if s is not None}
-        for node in self.nodes:
+        by_name = {n.name: n for n in self.nodes}
+        bounded = [r for r in results if by_name[r].bound[0] == "B"]
+        # Error bounds needed: the results', and those theirs are computed from.
+        needed = set()
+        while bounded:
+            r = bounded.pop()
+            if r not in needed:
+                needed.add(r)
+                bounded.extend(ERR_NAME.findall(by_name[r].err))
+        tail = []
+        for k, node in enumerate(self.nodes):
             for line in node.lines:
                 out.append(indent + line)
+            after = [f"e_{node.name} = {node.err}"] if node.name in needed else []
             if node.name in scale_of:
-                # The scale of a float sum, right after it (its operand may change later).
-                out.append(f"{indent}s_{node.name} = {scale_of[node.name]}")
-        scale_text = [f"s_{r}" if r in scale_of else "None" for r in results]
+                after.append(f"s_{node.name} = {scale_of[node.name]}")
+            # Right after the operation where a later one may change what
+            # they read in place.
+            late = self.late and not any(n.mutates() for n in self.nodes[k + 1:])
+            (tail if late else out).extend(indent + line for line in after)
+        out.extend(tail)
+        scale_text = [f"e_{r}" if r in needed else f"s_{r}" if r in scale_of else "None"
+                      for r in results]
         out.append(f"    return [{', '.join(results)}], [{', '.join(scale_text)}]")
         out.append("")
         out.append(f"_PROGRAMS.append(({index}, make{index}, prog{index}, {tags!r}, "
@@ -251,14 +337,17 @@ def convert_ulps(k, from_dtype, to_dtype):
     return int(math.ceil(k * finfo_eps(from_dtype) / finfo_eps(to_dtype)))
 
 
-def combine_bound(op, operands, out_dtype, reduced=1):
+def combine_bound(op, operands, out_dtype, reduced=1, err_ok=False):
     """Error bound of an operation's result from its operands' bounds:
     ("E",) exact, ("R", k, b) within k ulps of out_dtype, ("S", op, n, k) a
-    float sum, ("A", b) approximate, ("U",) unbounded; b is the size of the
-    least precise float type the error comes from; ("I", k, t) integers
+    float sum, ("B",) within the bound the program computes alongside (see
+    error_text), ("A", b) approximate, ("U",) unbounded; b is the size of
+    the least precise float type the error comes from; ("I", k, t) integers
     converted from floats of type t within k ulps (used as exact, and
     tainted, by what reads them).
-    operands: list of (bound, dtype) of the value operands."""
+    operands: list of (bound, dtype) of the value operands; err_ok: whether
+    the error bound of the result can be written (op in ERR_OPS, every
+    operand's known)."""
     operands = [(("E",) if b[0] == "I" else b, dt) for b, dt in operands]
     if not is_float(out_dtype):
         # An integer conversion of a float within k ulps.
@@ -270,6 +359,11 @@ def combine_bound(op, operands, out_dtype, reduced=1):
     inexact = any(b[0] != "E" for b in bounds)
     if any(b[0] == "U" for b in bounds):
         return ("U",)
+    if err_ok and any(b[0] in "SB" for b in bounds) and all(b[0] in "ERSB" for b in bounds):
+        # A sum's error is an absolute one (a cancellation leaves it whole,
+        # x - x.mean(0) say), which no tolerance relative to the result
+        # bounds: the program computes it.
+        return ("B",)
     if inexact and op in ("floor", "ceil", "trunc", "rint") and all(b[0] in "ER" for b in bounds):
         # Equal unless a value lies near an integer (see tainted()), or is
         # an integer already (beyond 2**23 in float32): its ulps pass through
@@ -282,7 +376,7 @@ def combine_bound(op, operands, out_dtype, reduced=1):
                  [np.dtype(dt).itemsize for b, dt in operands if b[0] != "E" and is_float(dt)] +
                  [b[2] for b in bounds if b[0] == "R"] + [b[1] for b in bounds if b[0] == "A"])
     approx = ("A", origin)
-    if any(b[0] in ("A", "S") for b in bounds):
+    if any(b[0] in ("A", "S", "B") for b in bounds):
         return approx
     ks = [convert_ulps(b[1], dt, out_dtype) if b[0] == "R" else 0 for b, dt in operands]
     inexact = any(b[0] == "R" for b in bounds)
@@ -313,6 +407,69 @@ def combine_bound(op, operands, out_dtype, reduced=1):
     return approx
 
 
+@functools.lru_cache(maxsize=4096)
+def primary(text):
+    """text, parenthesised unless Python reads it as one term (a name, call,
+    attribute or subscript) before a method call, subscript or operator."""
+    body = ast.parse(text, mode="eval").body
+    return text if isinstance(body, (ast.Name, ast.Call, ast.Attribute, ast.Subscript)) else f"({text})"
+
+
+def _err_call(rule, *args):
+    return f"_err({rule!r}, {', '.join(str(a) for a in args)})"
+
+
+def error_text(op, result, args, details, reduced):
+    """Source of a bound on the difference of two computations of `result`
+    (the text of a value computed by op) whose operands differ within their
+    own bounds: what op makes of those, plus op's own rounding in each (see
+    _ERR in the script's header: bounds for any operands within theirs, the
+    roundings taken at the reference's magnitudes).
+    args: (text, bound, error bound's text: "0" for an exact value) of the
+    value operands; details: the operation's (its reduction's keywords, the
+    condition of where, the view applied); reduced: elements per reduced one."""
+    texts = [t for t, _, _ in args]
+    errs = [e for _, _, e in args]
+    kw = [details["kw"]] if details.get("kw") else []
+    if op in ("add", "subtract"):
+        return _err_call("add", result, errs[0], errs[1])
+    if op == "astype":
+        return _err_call("add", result, errs[0], 0)
+    if op in ("multiply", "divide"):
+        return _err_call(op, result, texts[0], errs[0], texts[1], errs[1])
+    if op in ("square", "power2"):
+        # (x ** 2 may be NumPy's power function: within an ulp, not half of one)
+        return _err_call("square", result, texts[0], errs[0], 1 if op == "square" else 2)
+    if op in ("sqrt", "exp", "log", "tanh"):
+        return _err_call(op, result, texts[0], errs[0])
+    if op in ("sin", "cos"):
+        return _err_call("sincos", result, texts[0], errs[0])
+    if op in ("negative", "positive", "absolute", "floor", "ceil", "trunc", "rint"):
+        # (floor and the like as if the discontinuity kept the value exact:
+        # the tag's ~ says so)
+        return _err_call("same", result, errs[0])
+    if op == "view":
+        return _err_call("same", result, details["view"].format(primary(errs[0])))
+    if op in ("minimum", "maximum", "fmin", "fmax", "clip"):
+        return _err_call("max", result, *errs)
+    if op == "where":
+        cond = details["cond"]
+        return _err_call("where", result, cond if isinstance(cond, str) else cond.text, *errs)
+    if op in ("sum", "mean"):
+        return _err_call("sum", result, texts[0], errs[0], reduced, op == "mean", *kw)
+    if op in ("min", "max"):
+        return _err_call("max_of", result, texts[0], errs[0], *kw)
+    if op == "norm":
+        return _err_call("norm", result, texts[0], errs[0], reduced, *kw)
+    if op in ("std", "var"):
+        return _err_call("var", result, texts[0], errs[0], reduced, details.get("ddof", 0),
+                         op == "std", *kw)
+    # prod (of exact values or values within k ulps): its rule, prod:N:K
+    bound = args[0][1]
+    k = bound[1] if bound[0] == "R" else 0
+    return _err_call("relative", result, 2 * (reduced + 2 + reduced * k), reduced)
+
+
 def tainted(op, operands, out_dtype, condition=None):
     """Whether a value depends on an inexact one through a discontinuity (a
     comparison, a conversion to integer, floor, //, argmax, ...), so that an
@@ -335,6 +492,8 @@ def tag_of(bound, taint=False):
         tag = f"ulp:{max(bound[1], 1)}"
     elif bound[0] == "S":
         tag = f"{bound[1]}:{bound[2]}:{bound[3]}"
+    elif bound[0] == "B":
+        tag = "err"
     elif bound[0] == "A":
         tag = f"approx:{bound[1]}"
     elif bound[0] == "I":
@@ -344,16 +503,17 @@ def tag_of(bound, taint=False):
     return tag + ("~" if taint else "")
 
 
-def _quiet_eval(expr, env):
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return eval(expr, {"np": np}, env)  # noqa: S307 - our own generated text
+@functools.lru_cache(maxsize=8192)
+def _compiled(text, mode):
+    return compile(text, "<program>", mode)
 
 
-def _quiet_exec(code, env):
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        exec(code, {"np": np}, env)  # noqa: S102 - our own generated text
+def _eval(expr, env):
+    return eval(_compiled(expr, "eval"), {"np": np}, env)  # noqa: S307 - our own generated text
+
+
+def _exec(code, env):
+    exec(_compiled(code, "exec"), {"np": np}, env)  # noqa: S102 - our own generated text
 
 
 @functools.lru_cache(maxsize=None)
@@ -386,17 +546,20 @@ class _Builder:
             self.big = True
             if self.chance(50):
                 return self.pick(BIG_SHAPES)
-            rank = self.integer(1, 3)
+            rank = self.integer(1, 4)
             if rank == 1:
                 return (self.pick([self.integer(2048, 16383), self.integer(16384, 70000)]),)
             if rank == 2:
                 a = self.integer(90, 300)
                 return (a, -(-20000 // a) + self.integer(0, 150))
+            if rank == 4:
+                a, b, c = self.integer(2, 8), self.integer(2, 12), self.integer(5, 20)
+                return (a, b, c, -(-20000 // (a * b * c)) + self.integer(0, 10))
             a = self.integer(2, 30)
             b = self.integer(10, 60)
             return (a, b, -(-20000 // (a * b)) + self.integer(0, 30))
         self.big = False
-        rank = self.integer(0, 3)
+        rank = self.integer(0, 4)
         dims = [self.pick([1, 2, 3, 4, 5, 6, 7]) for _ in range(rank)]
         if rank and self.chance(8):
             dims[self.integer(0, rank - 1)] = 0
@@ -521,11 +684,35 @@ class _Builder:
                 bad += [repr((0, 1))]
         return self.pick(bad)
 
-    def reduction(self, x, rank):
-        name = self.pick(REDUCTIONS)
+    def valid_axes(self, rank, single=False):
+        """A valid axis argument (text) and the axes it reduces (non-negative;
+        None: all): one, negative, several in a tuple, or None."""
+        choices = ["none"]
+        if rank >= 1:
+            choices += ["pos", "pos", "neg"]
+            if not single:
+                choices += ["tuple"] * (3 if rank >= 2 else 1)
+        what = self.pick(choices)
+        if what == "none":
+            return "None", None
+        if what == "pos":
+            axis = self.integer(0, rank - 1)
+            return str(axis), (axis,)
+        if what == "neg":
+            axis = -self.integer(1, rank)
+            return str(axis), (axis + rank,)
+        axes = self.draw(st.lists(st.integers(0, rank - 1), min_size=1, max_size=rank, unique=True))
+        written = [a - rank if self.chance(30) else a for a in axes]
+        return repr(tuple(written)), tuple(sorted(axes))
+
+    def reduction(self, x, rank, name=None, axis=None, keep="draw"):
+        """(name, text, keywords) of a reduction of x (text) of rank `rank`:
+        name, axis (text) and keepdims (True, False, None: not written) drawn
+        where not given."""
+        name = name or self.pick(REDUCTIONS)
         single = name in ("argmin", "argmax")
-        axis = self.axis_text(rank, single)
-        keep = self.pick([None, None, True, False])
+        axis = axis or self.axis_text(rank, single)
+        keep = self.pick([None, None, True, False]) if keep == "draw" else keep
         method = self.chance(50)
         args = []
         axis_given = axis != "None" or self.chance(30)
@@ -535,7 +722,7 @@ class _Builder:
         if keep is not None:
             args.append(f"keepdims={keep}")
         if method:
-            text = f"{x}.{name}({', '.join(args)})"
+            text = f"{primary(x)}.{name}({', '.join(args)})"
         else:
             fname = name
             if name in ("min", "max") and self.chance(40):
@@ -546,16 +733,222 @@ class _Builder:
             scale_kw.append(f"keepdims={keep}")
         return name, text, ", ".join(scale_kw)
 
-    def norm(self, x, rank):
-        axis = self.axis_text(rank, single=True)
-        if rank >= 2 and self.chance(20):
-            axis = repr((0, rank - 1))  # matrix (Frobenius) norm over two axes
-        args = [x]
+    def norm(self, x, rank, axis=None, keep="draw"):
+        """(text, keywords) of np.linalg.norm of x (text)."""
+        if axis is None:
+            axis = self.axis_text(rank, single=True)
+            if rank >= 2 and self.chance(20):
+                axis = repr((0, rank - 1))  # matrix (Frobenius) norm over two axes
+        kw = []
         if axis != "None" or self.chance(50):
-            args.append(f"axis={axis}")
-        if self.chance(30):
-            args.append("keepdims=True")
-        return f"np.linalg.norm({', '.join(args)})"
+            kw.append(f"axis={axis}")
+        if (self.chance(30) if keep == "draw" else keep is not None):
+            kw.append(f"keepdims={True if keep == 'draw' else keep}")
+        return f"np.linalg.norm({', '.join([x] + kw)})", ", ".join(kw)
+
+    def moment(self, x, rank, name=None, axis=None, keep="draw"):
+        """(name, text, keywords but ddof, ddof) of std or var of x (text)."""
+        name = name or self.pick(["std", "var"])
+        kw = []
+        if axis is None and rank and self.chance(60):
+            axis = self.axis_text(rank, single=self.chance(50))
+        if axis is not None:
+            kw.append(f"axis={axis}")
+        ddof = self.pick([0, 1, 2]) if self.chance(40) else None
+        if (self.chance(30) if keep == "draw" else keep is not None):
+            kw.append(f"keepdims={True if keep == 'draw' else keep}")
+        args = kw + ([f"ddof={ddof}"] if ddof is not None else [])
+        text = (f"np.{name}({', '.join([x] + args)})" if self.chance(50)
+                else f"{primary(x)}.{name}({', '.join(args)})")
+        return name, text, ", ".join(kw), ddof or 0
+
+    def reduce_sub(self, x, rank, names, axis=None, keep="draw"):
+        """A reduction (one of names) of x, a name or Sub of rank `rank`, over
+        `axis` ((text, axes) from valid_axes; drawn where not given): (Sub,
+        the result's rank, the axes reduced)."""
+        name = self.pick(names)
+        single = name in ("argmin", "argmax", "norm")
+        if axis is None or (single and axis[0].startswith("(")):
+            axis = self.valid_axes(rank, single)
+            if name == "norm" and rank >= 2 and self.chance(20):
+                axis = repr((0, -1)), (0, rank - 1)  # matrix (Frobenius) norm over two axes
+        text = x if isinstance(x, str) else x.text
+        details = {}
+        if name == "norm":
+            text, kw = self.norm(text, rank, axis[0], keep)
+        elif name in ("std", "var"):
+            _, text, kw, details["ddof"] = self.moment(text, rank, name, axis[0], keep)
+        else:
+            _, text, kw = self.reduction(text, rank, name, axis[0], keep)
+        details["kw"] = kw
+        kept = "keepdims=True" in kw
+        out_rank = rank if kept else 0 if axis[1] is None else rank - len(axis[1])
+        return Sub(name, text, (x,), details), out_rank, axis[1]
+
+    def combined(self, v, r, boolean=False):
+        """An element-wise operation of v and r (names or Subs)."""
+        sym = self.pick(["-", "/", "*"] if boolean else
+                        ["-", "-", "-", "/", "/", "*", "+", "np.subtract", "np.divide",
+                         "np.maximum", "np.minimum", "where", "==", ">"])
+        a, b = (v, r) if self.chance(80) else (r, v)
+        ta, tb = (o if isinstance(o, str) else o.text for o in (a, b))
+        if sym.startswith("np."):
+            return Sub(sym[3:], f"{sym}({ta}, {tb})", (a, b))
+        if sym == "where":
+            cond = Sub("greater", f"{primary(ta)} > {primary(tb)}", (a, b))
+            return Sub("where", f"np.where({cond.text}, {ta}, {tb})", (a, b), {"cond": cond})
+        return Sub(BINARY_OPERATORS[sym], f"{primary(ta)} {sym} {primary(tb)}", (a, b))
+
+    def consumer(self, v, rank, dtype):
+        """An element-wise operation of v (a name or Sub) and a reduction of v
+        over random axes broadcast back against it: kept dimensions,
+        [:, None], [..., None], np.expand_dims, or leading axes reduced."""
+        boolean = dtype == "bool"
+        name = self.pick(["sum", "mean"] if boolean else CONSUMED_REDUCTIONS)
+        axis = self.valid_axes(rank, single=name == "norm")
+        axes = axis[1]
+        forms = ["keepdims"] * 3
+        if axes is not None:
+            forms.append("expand")
+        if axes is None or axes == tuple(range(len(axes))):
+            forms.append("leading")
+        if axes == (rank - 1,):
+            forms.append("[..., None]")
+        if rank == 2 and axes == (1,):
+            forms.append("[:, None]")
+        form = self.pick(forms)
+        r, _, _ = self.reduce_sub(v, rank, [name], axis,
+                                  keep=True if form == "keepdims" else self.pick([None, False]))
+        if form == "expand":
+            view = f"np.expand_dims({{}}, {axis[0]})"
+            r = Sub("view", view.format(r.text), (r,), {"view": view})
+        elif form.startswith("["):
+            r = Sub("view", primary(r.text) + form, (r,), {"view": "{}" + form})
+        return self.combined(v, r, boolean)
+
+    def ranked(self, min_rank, names=None):
+        """A live value of rank min_rank or more (the latest, often), or None."""
+        names = [n for n in (self.live if names is None else names) if len(self.shapes[n]) >= min_rank]
+        if not names:
+            return None
+        return names[-1] if self.chance(50) else self.pick(names)
+
+    def kmeans(self, a):
+        """An argmin or argmax over one axis of a sum or norm over the last,
+        with work between (k-means' labels, spelled in the ways programs
+        spell them), of a 2-d value against its own rows."""
+        k = self.integer(1, 4)
+        f = self.pick(["argmin", "argmax"])
+        form = self.integer(0, 3)
+        if form == 0:
+            diff = Sub("subtract", f"{a} - {a}[:{k}, None]", (a, a))
+            dist = Sub("norm", f"np.linalg.norm({diff.text}, axis=2)", (diff,), {"kw": "axis=2"})
+            return Sub(f, f"np.{f}({dist.text}, axis=0)", (dist,), {"kw": "axis=0"})
+        if form == 1:
+            diff = Sub("subtract", f"{a}[:, None] - {a}[None, :{k}]", (a, a))
+            square = Sub("power2", f"({diff.text}) ** 2", (diff, "2"))
+            dist = Sub("sum", f"({square.text}).sum(2)", (square,), {"kw": "axis=2"})
+            return Sub(f, f"np.{f}({dist.text}, 1)", (dist,), {"kw": "axis=1"})
+        if form == 2:
+            diff = Sub("subtract", f"{a} - {a}[:{k}, None]", (a, a))
+            square = Sub("power2", f"({diff.text}) ** 2", (diff, "2"))
+            total = Sub("sum", f"({square.text}).sum(axis=-1)", (square,), {"kw": "axis=-1"})
+            dist = Sub("sqrt", f"np.sqrt({total.text})", (total,))
+            return Sub(f, f"{dist.text}.{f}(0)", (dist,), {"kw": "axis=0"})
+        diff = Sub("subtract", f"{a}[:, None] - {a}[None, -{k}:]", (a, a))
+        dist = Sub("absolute", f"np.abs({diff.text})", (diff,))
+        total = Sub("sum", f"{dist.text}.sum(axis=2)", (dist,), {"kw": "axis=2"})
+        half = Sub("multiply", f"{total.text} * 0.5", (total, "0.5"))
+        return Sub(f, f"({half.text}).{f}(axis=1)", (half,), {"kw": "axis=1"})
+
+    def nested(self):
+        """A reduction over random axes of a value computed from a reduction:
+        an earlier one's, or one written inside (a reduction, an element-wise
+        operation of one, a reduction consumer), or k-means' labels."""
+        derived = [n for n in self.live if self.sources.get(n)]
+        x = self.ranked(1, derived)
+        if x is not None and self.chance(70):
+            return self.reduce_sub(x, len(self.shapes[x]), NESTED_REDUCTIONS)[0]
+        v = self.ranked(2) or self.ranked(1)
+        if v is None:
+            return None
+        rank, dtype = len(self.shapes[v]), self.dtypes[v]
+        if rank == 2 and self.chance(20):
+            return self.kmeans(v)
+        what = self.pick(["reduce", "reduce", "consumer", "elementwise"])
+        if what == "consumer":
+            inner, inner_rank = self.consumer(v, rank, dtype), rank
+        else:
+            axis = self.valid_axes(rank)
+            keep = True if axis[1] is None or len(axis[1]) == rank else self.pick([None, True, False])
+            inner, inner_rank, _ = self.reduce_sub(
+                v, rank, ["sum", "mean", "max", "min", "std", "var", "norm", "prod"], axis, keep)
+            if what == "elementwise":
+                op, form, scalar = self.pick([
+                    ("absolute", "np.abs({})", None), ("sqrt", "np.sqrt({})", None),
+                    ("power2", "{} ** 2", "2"), ("exp", "np.exp({})", None),
+                    ("multiply", "{} * 0.5", "0.5"), ("log", "np.log({})", None),
+                    ("negative", "np.negative({})", None)])
+                text = form.format(primary(inner.text) if scalar else inner.text)
+                inner = Sub(op, text, (inner, scalar) if scalar else (inner,))
+        return self.reduce_sub(inner, inner_rank, NESTED_REDUCTIONS)[0]
+
+    def chain(self):
+        """Reductions and their consumers as programs chain them: softmax,
+        log-softmax, centred squares summed, z-scores, division by a norm,
+        min-max scaling, over random axes; the first operation, the next
+        ones planned (self.plan)."""
+        v = self.ranked(1, [n for n in self.live if self.dtypes[n] != "bool"])
+        if v is None:
+            return None
+        rank = len(self.shapes[v])
+        axis = self.valid_axes(rank)
+        what = self.pick(["softmax", "softmax", "log_softmax", "centred", "centred", "zscore",
+                          "l2", "minmax"])
+        if what in ("softmax", "log_softmax"):
+            top, _, _ = self.reduce_sub(v, rank, ["max"], axis, keep=True)
+            shifted = Sub("subtract", f"{v} - {top.text}", (v, top))
+
+            def normalised():
+                e = self.live[-1]
+                if what == "softmax":
+                    total, _, _ = self.reduce_sub(e, rank, ["sum"], axis, keep=True)
+                    return Sub("divide", f"{e} / {total.text}", (e, total))
+                exp = Sub("exp", f"np.exp({e})", (e,))
+                total, _, _ = self.reduce_sub(exp, rank, ["sum"], axis, keep=True)
+                log = Sub("log", f"np.log({total.text})", (total,))
+                return Sub("subtract", f"{e} - {log.text}", (e, log))
+
+            self.plan.append(normalised)
+            return Sub("exp", f"np.exp({shifted.text})", (shifted,)) if what == "softmax" else shifted
+        if what == "centred":
+            leading = axis[1] is None or axis[1] == tuple(range(len(axis[1])))
+            mean, _, _ = self.reduce_sub(v, rank, ["mean"], axis,
+                                         keep=self.pick([True, None]) if leading else True)
+
+            def squares_reduced():
+                d = self.live[-1]
+                square = [Sub("power2", f"{d} ** 2", (d, "2")),
+                          Sub("multiply", f"{d} * {d}", (d, d)),
+                          Sub("square", f"np.square({d})", (d,))][self.integer(0, 2)]
+                again = axis if self.chance(60) else None
+                return self.reduce_sub(square, rank, ["sum", "sum", "mean", "max"], again)[0]
+
+            self.plan.append(squares_reduced)
+            return Sub("subtract", f"{v} - {mean.text}", (v, mean))
+        if what == "zscore":
+            mean, _, _ = self.reduce_sub(v, rank, ["mean"], axis, keep=True)
+            std, _, _ = self.reduce_sub(v, rank, ["std"], axis, keep=True)
+            centred = Sub("subtract", f"{v} - {mean.text}", (v, mean))
+            return Sub("divide", f"({centred.text}) / {std.text}", (centred, std))
+        if what == "l2":
+            norm, _, _ = self.reduce_sub(v, rank, ["norm"], None, keep=True)
+            return Sub("divide", f"{v} / {norm.text}", (v, norm))
+        low, _, _ = self.reduce_sub(v, rank, ["min"], axis, keep=True)
+        high, _, _ = self.reduce_sub(v, rank, ["max"], axis, keep=True)
+        above = Sub("subtract", f"{v} - {low.text}", (v, low))
+        span = Sub("subtract", f"{high.text} - {low.text}", (high, low))
+        return Sub("divide", f"({above.text}) / ({span.text})", (above, span))
 
     def assignment(self):
         """`t[index] = value` into the value t names (written @ until the
@@ -591,16 +984,31 @@ class _Builder:
                                                            "scaled": "*" in value}
 
     def one_op(self):
-        """(op name, source lines, value operand names, reduce info, in-place target)."""
+        """(op name, text, operands, extra) of the next operation: extra is
+        "inplace" (text: target, operator, operand), an assignment's dict
+        (see assignment), or the details of a Sub (operands: names, scalars'
+        text, Subs)."""
+        if self.plan:
+            return _as_op(self.plan.pop(0)())
         kind = self.pick(["binop"] * 6 + ["ufunc2"] * 3 + ["ufunc1"] * 4 + ["where"] * 2 +
                          ["astype"] * 2 + ["reduce"] * 3 + ["norm", "unary", "inplace", "clip", "moment"] +
-                         ["view"] * 2 + ["assign"] * 2 + ["nested"] * 2)
+                         ["view"] * 2 + ["assign"] * 2 + ["nested", "consumer", "chain"])
+        if kind in ("nested", "consumer", "chain"):
+            if kind == "consumer":
+                v = self.ranked(1)
+                sub = v and self.consumer(v, len(self.shapes[v]), self.dtypes[v])
+            else:
+                sub = self.nested() if kind == "nested" else self.chain()
+            if sub is not None:
+                return _as_op(sub)
+            kind = "reduce"   # (no value of rank 1 or more)
         if kind == "binop":
             sym = self.pick(list(BINARY_OPERATORS))
             a, b = self.operand(), self.operand()
             if a not in self.live and b not in self.live:
                 a = self.array()
-            return BINARY_OPERATORS[sym], f"{a} {sym} {b}", [a, b], None
+            op = "power2" if sym == "**" and b in ("2", "2.0") else BINARY_OPERATORS[sym]
+            return op, f"{a} {sym} {b}", [a, b], None
         if kind == "ufunc2":
             name = self.pick(BINARY_UFUNCS)
             a, b = self.operand(), self.operand()
@@ -621,23 +1029,14 @@ class _Builder:
             return "where", f"np.where({c}, {a}, {b})", [a, b], {"cond": c}
         if kind == "moment":
             a = self.array()
-            name = self.pick(["std", "var"])
-            args = []
-            rank = len(self.shapes[a])
-            if rank and self.chance(60):
-                args.append(f"axis={self.axis_text(rank, single=self.chance(50))}")
-            if self.chance(40):
-                args.append(f"ddof={self.pick([0, 1, 2])}")
-            if self.chance(30):
-                args.append("keepdims=True")
-            text = f"np.{name}({', '.join([a] + args)})" if self.chance(50) else f"{a}.{name}({', '.join(args)})"
-            return name, text, [a], None
+            name, text, kw, ddof = self.moment(a, len(self.shapes[a]))
+            return name, text, [a], {"kw": kw, "ddof": ddof}
         if kind == "view":
             a = self.array()
             form = self.pick(["{}[::-1]", "{}.T", "{}[1:]", "{}[:-2:3]", "{}.reshape(-1)", "{}[..., None]",
                               "np.expand_dims({}, 0)", "{}.ravel()", "{}[0]", "{}[-1, ...]",
                               "np.transpose({})", "{}.squeeze()", "{}[None, ::2]"])
-            return "view", form.format(a), [a], None
+            return "view", form.format(a), [a], {"view": form}
         if kind == "clip":
             a = self.array()
             lo = self.pick([self.operand(60)] * 3 + ["None"])
@@ -652,33 +1051,23 @@ class _Builder:
             spelled = self.pick([f"np.{dt}" if dt != "bool" else "np.bool_", repr(dt),
                                  f"np.dtype({dt!r})"])
             return "astype", f"{a}.astype({spelled})", [a], None
-        if kind == "nested" and len(self.shapes[self.live[-1]]) == 2:
-            # An argmin or argmax over one axis of a sum or norm over the
-            # last, with work between (k-means' labels, spelled in the ways
-            # programs spell them), of a 2-d value against its own rows.
-            a = self.live[-1]
-            k = self.integer(1, 4)
-            name = self.pick(["argmin", "argmax"])
-            form = self.pick([
-                "np.{f}(np.linalg.norm({a} - {a}[:{k}, None], axis=2), axis=0)",
-                "np.{f}((({a}[:, None] - {a}[None, :{k}]) ** 2).sum(2), 1)",
-                "np.sqrt((({a} - {a}[:{k}, None]) ** 2).sum(axis=-1)).{f}(0)",
-                "(np.abs({a}[:, None] - {a}[None, -{k}:]).sum(axis=2) * 0.5).{f}(axis=1)",
-            ])
-            return name, form.format(f=name, a=a, k=k), [a], None
-        if kind == "reduce" or kind == "nested":
+        if kind == "reduce":
             a = self.array()
-            rank = len(self.shapes[a])
-            name, text, scale_kw = self.reduction(a, rank)
-            return name, text, [a], (a, scale_kw)
+            name, text, kw = self.reduction(a, len(self.shapes[a]))
+            return name, text, [a], {"kw": kw}
         if kind == "norm":
             a = self.array()
-            return "norm", self.norm(a, len(self.shapes[a])), [a], None
+            text, kw = self.norm(a, len(self.shapes[a]))
+            return "norm", text, [a], {"kw": kw}
         # in place: the target becomes the new node, and is used no more under its old name
         sym = self.pick(INPLACE_OPERATORS)
         target = self.array()
         b = self.operand(40)
         return BINARY_OPERATORS[sym], (target, sym, b), [target, b], "inplace"
+
+
+def _as_op(sub):
+    return sub.op, sub.text, list(sub.operands), sub.details
 
 
 def _assignment_lines(name, text):
@@ -688,9 +1077,14 @@ def _assignment_lines(name, text):
     return [f"{name} = {target}", f"{name}[{index}] = {value}"]
 
 
+@functools.lru_cache(maxsize=None)
+def _dtype_name(dtype):
+    return dtype.name   # (a property NumPy computes each time)
+
+
 def _shape_dtype(value):
     a = np.asarray(value)
-    return a.dtype.name, a.shape
+    return _dtype_name(a.dtype), a.shape
 
 
 def _value_bound(builder, name):
@@ -702,6 +1096,86 @@ def _value_bound(builder, name):
 def _value_info(builder, name):
     bound, dtype = _value_bound(builder, name)
     return bound, dtype, name in builder.tainted
+
+
+@dataclass
+class Sub:
+    """An operation, written inside another's text or as a program's line
+    (np.exp(x - x.max(1, keepdims=True)): exp of subtract of x and max):
+    its bound comes from its operands' (names, scalars' text, Subs)."""
+    op: str
+    text: str
+    operands: tuple
+    details: dict = field(default_factory=dict)   # kw (a reduction's keywords), ddof,
+                                                  # cond (where's), view (a format)
+
+
+@dataclass
+class _Info:
+    value: object
+    dtype: str
+    bound: tuple
+    taint: bool
+    err: object              # source of its error bound ("0": exact), None if not written
+    sources: frozenset       # the values (names, texts) it is computed from reductions of
+    patterns: frozenset
+    text: str
+
+
+def _analyse(b, env, e, name=None):
+    """The _Info of operand e (a name, a scalar's text or a Sub; name: the
+    program's name for it). Patterns: a reduction of a value computed from
+    a reduction ("nested reduction"), an element-wise operation of a value
+    and a value computed from a reduction of it ("reduction consumer")."""
+    if isinstance(e, str):
+        if e not in b.bounds:   # a Python or NumPy scalar
+            return _Info(None, "int64", ("E",), False, "0", frozenset(), frozenset(), e)
+        bound = b.bounds[e]
+        err = "0" if bound[0] in "EI" else _err_call("ulp", e, bound[1]) if bound[0] == "R" else \
+            f"e_{e}" if e in b.errs else None
+        return _Info(env[e], b.dtypes[e], bound, e in b.tainted, err, b.sources.get(e, frozenset()),
+                     frozenset(), e)
+    args = [_analyse(b, env, o) for o in e.operands]
+    cond = e.details.get("cond")
+    cond = _analyse(b, env, cond) if cond is not None else None
+    if e.text not in b.values:   # (texts repeat: in an operation's operands, in later ones)
+        # The operations inside it are computed already: their values stand
+        # for their text (the longest first: one may hold another).
+        text, local = e.text, dict(env)
+        inner = [o for o in e.operands + (e.details.get("cond"),) if isinstance(o, Sub)]
+        for k, o in enumerate(sorted(inner, key=lambda o: -len(o.text))):
+            text = text.replace(o.text, f"_v{k}")
+            local[f"_v{k}"] = b.values[o.text]
+        b.values[e.text] = _eval(text, local)
+    value = b.values[e.text]
+    dtype, _ = _shape_dtype(value)
+    reduced = 1
+    if e.op in SUM_OPS or e.op in ("std", "var"):
+        src = np.asarray(args[0].value)
+        reduced = src.size // max(np.asarray(value).size, 1) if src.size else 0
+    err_ok = e.op in ERR_OPS and all(a.err is not None for a in args)
+    bound = combine_bound(e.op, [(a.bound, a.dtype) for a in args], dtype, reduced, err_ok)
+    taint = tainted(e.op, [(a.bound, a.dtype, a.taint) for a in args], dtype,
+                    (cond.bound, cond.dtype, cond.taint) if cond else None)
+    result = name or primary(e.text)
+    err = None
+    if bound[0] in "EI":
+        err = "0"
+    elif bound[0] == "R":
+        err = _err_call("ulp", result, bound[1])
+    elif bound[0] in "SB":
+        err = error_text(e.op, result, [(primary(a.text), a.bound, a.err) for a in args],
+                         e.details, reduced)
+    everything = args + ([cond] if cond else [])
+    sources = frozenset().union(*(a.sources for a in everything))
+    patterns = set().union(*(a.patterns for a in everything))
+    if e.op in REDUCE_OPS:
+        if args[0].sources:
+            patterns.add("nested reduction")
+        sources |= {args[0].text}
+    elif e.op != "view" and any(a.text in c.sources for a in everything for c in everything):
+        patterns.add("reduction consumer")
+    return _Info(value, dtype, bound, taint, err, sources, frozenset(patterns), name or e.text)
 
 
 # Broadcasting a view like x[..., None] against x makes an outer product:
@@ -721,6 +1195,14 @@ def _broadcast_too_big(builder, text):
 
 @st.composite
 def programs(draw):
+    # (the stand-ins' floating-point errors, and NumPy's warnings of an empty
+    # mean say, are no matter: the programs meet them as they run)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _program(draw)
+
+
+def _program(draw):
     b = _Builder(draw)
     seed = draw(st.integers(0, 2**32 - 1))
     full = b.full_shape()
@@ -730,6 +1212,8 @@ def programs(draw):
     inputs = []
     env = {}
     b.live, b.shapes, b.dtypes, b.bounds, b.tainted = [], {}, {}, {}, set()
+    # (errs: the values with an e_ line; values: stand-ins by text)
+    b.errs, b.sources, b.plan, b.values = set(), {}, [], {}
     for k in range(n_inputs):
         dtype = first_dtype if (k == 0 or same_dtype) else b.pick(DTYPES)
         inp = b.make_input(f"a{k}", full, k == 0, dtype)
@@ -756,19 +1240,18 @@ def programs(draw):
         for _attempt in range(6):
             op, text, operands, extra = b.one_op()
             if _broadcast_too_big(b, text):
+                b.plan.clear()
                 continue
-            reduce_info = None
-            condition = None
-            if isinstance(extra, dict) and "cond" in extra:  # where: its condition
-                condition = _value_info(b, extra["cond"])
-                extra = None
+            err, patterns = "", frozenset()
+            sources = frozenset().union(*(b.sources.get(o, frozenset()) for o in operands
+                                          if isinstance(o, str)))
             try:
-                if isinstance(extra, dict):  # t[index] = value into the target's value
+                if isinstance(extra, dict) and "assign" in extra:  # t[index] = value into the target's value
                     lines = _assignment_lines(name, text)
                     local = dict(env)
                     t = env[operands[0]]
                     local[name] = t.copy() if isinstance(t, np.ndarray) and t.flags.writeable else t
-                    _quiet_exec(lines[1], local)
+                    _exec(lines[1], local)
                     value = local[name]
                     dtype, shape = _shape_dtype(value)
                     # The result is where(changed, value as t's dtype, t).
@@ -784,11 +1267,11 @@ def programs(draw):
                 elif extra == "inplace":
                     target, sym, rhs = text
                     lines = [f"{name} = {target}", f"{name} {sym}= {rhs}"]
-                    plain = _quiet_eval(f"{target} {sym} {rhs}", env)
+                    plain = _eval(f"{target} {sym} {rhs}", env)
                     local = dict(env)
                     t = env[target]
                     local[name] = t.copy() if isinstance(t, np.ndarray) and t.flags.writeable else t
-                    _quiet_exec(f"{name} {sym}= {rhs}", local)
+                    _exec(f"{name} {sym}= {rhs}", local)
                     value = local[name]
                     plain_dtype = _shape_dtype(plain)[0]
                     mid = combine_bound(op, [_value_bound(b, o) for o in operands], plain_dtype)
@@ -797,43 +1280,40 @@ def programs(draw):
                     taint = tainted(op, [_value_info(b, o) for o in operands], plain_dtype)
                     taint = taint or tainted("astype", [(mid, plain_dtype, False)], dtype)
                 else:
-                    if extra is not None:
-                        reduce_info = extra
                     lines = [f"{name} = {text}"]
-                    value = _quiet_eval(text, env)
-                    dtype, shape = _shape_dtype(value)
-                    reduced = 1
-                    if op in SUM_OPS:
-                        src = np.asarray(env[operands[0]])
-                        reduced = src.size // max(np.asarray(value).size, 1) if src.size else 0
-                    # (where's operands here are its 2nd and 3rd arguments)
-                    bound = combine_bound(op, [_value_bound(b, o) for o in operands], dtype,
-                                          reduced)
-                    taint = tainted(op, [_value_info(b, o) for o in operands], dtype, condition)
-                accepted = (op, lines, value, dtype, shape, bound, False, reduce_info, operands,
-                            extra, taint)
+                    info = _analyse(b, env, Sub(op, text, tuple(operands), extra or {}), name)
+                    value, dtype, bound, taint = info.value, info.dtype, info.bound, info.taint
+                    shape = _shape_dtype(value)[1]
+                    err = info.err if bound[0] in "SB" else ""
+                    sources, patterns = info.sources, info.patterns
+                accepted = (op, lines, value, dtype, shape, bound, False, operands, extra, taint,
+                            err, sources, patterns)
                 break
             except Exception:  # noqa: BLE001 - any failure NumPy reports is a valid program end
+                b.plan.clear()
                 if b.chance(20):
-                    if isinstance(extra, dict):
+                    if isinstance(extra, dict) and "assign" in extra:
                         lines = _assignment_lines(name, text)
                     elif extra == "inplace":
                         lines = [f"{name} = {text[0]}", f"{name} {text[1]}= {text[2]}"]
                     else:
                         lines = [f"{name} = {text}"]
-                    accepted = (op, lines, None, "", (), ("E",), True, None, operands, extra,
-                                False)
+                    accepted = (op, lines, None, "", (), ("E",), True, operands, extra, False,
+                                "", frozenset(), frozenset())
                     break
         if accepted is None:
             break
-        op, lines, value, dtype, shape, bound, fails, reduce_info, operands, extra, taint = accepted
-        node = Node(name, lines, op, bound, dtype, shape, fails)
-        if reduce_info and op in ("sum", "mean") and bound[0] == "S":
-            src, kw = reduce_info
+        (op, lines, value, dtype, shape, bound, fails, operands, extra, taint, err, sources,
+         patterns) = accepted
+        node = Node(name, lines, op, bound, dtype, shape, fails, err=err or "", patterns=patterns)
+        plain = not (extra == "inplace" or (isinstance(extra, dict) and "assign" in extra))
+        if plain and op in ("sum", "mean") and bound[0] == "S":
             fn = "np.sum" if op == "sum" else "np.mean"
+            src = operands[0] if isinstance(operands[0], str) else operands[0].text
+            kw = extra.get("kw")
             node.reduce_call = (f"{fn}(np.abs(np.asarray({src}, dtype=np.float64))"
                                 f"{', ' + kw if kw else ''})")
-        if op == "astype" and bound[0] == "I" and extra is None:
+        if op == "astype" and bound[0] == "I" and plain:
             # The floats converted, for the integers' tolerance (int:K:T).
             node.reduce_call = f"np.asarray({operands[0]}, dtype=np.float64)"
         nodes.append(node)
@@ -842,13 +1322,16 @@ def programs(draw):
             ended_by_error = True
             break
         env[name] = value
-        if extra == "inplace" or isinstance(extra, dict):
+        if not plain:
             target = operands[0]
             b.live.remove(target)
         b.live.append(name)
         b.shapes[name] = shape
         b.dtypes[name] = dtype
         b.bounds[name] = bound
+        b.sources[name] = sources
+        if err:
+            b.errs.add(name)
         if taint:
             b.tainted.add(name)
 
@@ -873,13 +1356,14 @@ def programs(draw):
         scales.append(node.reduce_call if (node.bound[0] in ("S", "I") and node.reduce_call) else None)
     mode = b.pick(["ignore"] * 7 + ["default"] * 2 + ["inner"])
     calls = 2 if b.chance(15) else 1
-    return Program(seed, inputs, nodes, results, tags, scales, mode, calls)
+    return Program(seed, inputs, nodes, results, tags, scales, mode, calls, late=b.chance(70))
 
 
 HEADER = '''\
 # Generated by tests/property/program_gen.py: random NumPy programs, each run
 # by _run; every line of output names the program's index.
 import base64
+import functools
 import hashlib
 import sys
 
@@ -916,6 +1400,118 @@ def _data(rng, shape, dtype, kind):
         pick = rng.integers(0, len(specials), size=shape)
         x = np.where(rng.random(shape) < 0.1, specials[pick], x).astype(dt)
     return np.asarray(x)
+
+
+def _abs(x):
+    return np.abs(np.asarray(x, dtype=np.float64))
+
+
+def _rounding(r):
+    # One rounding to r's type (half an ulp in each interpreter: eps
+    # relative), or an underflow's.
+    f = np.finfo(np.asarray(r).dtype)
+    return float(f.eps) * _abs(r) + float(f.smallest_subnormal)
+
+
+def _err_div(r, a, ea, b, eb):
+    # |a'/b' - a/b| <= (ea |b| + |a| eb) / (|b| (|b| - eb)); no bound where
+    # b' may be 0.
+    m = _abs(b)
+    return np.where(m > eb, (ea * m + _abs(a) * eb) / (m * (m - eb)), np.inf) + _rounding(r)
+
+
+def _err_sqrt(r, a, ea):
+    # |sqrt(a') - sqrt(a)| <= min(sqrt(ea), ea / sqrt(a)); none where a' may be negative.
+    a = np.asarray(a, dtype=np.float64)
+    return np.where(a >= ea, np.fmin(np.sqrt(ea), ea / np.sqrt(a)), np.inf) + _rounding(r)
+
+
+def _err_log(r, a, ea):
+    # |log a' - log a| <= -log1p(-ea / a); none where a' may be 0 or negative.
+    a = np.asarray(a, dtype=np.float64)
+    near = np.where(ea == 0, 0.0, np.inf)
+    return np.where(a > ea, -np.log1p(-ea / a), near) + 8 * _rounding(r)
+
+
+def _err_sum(r, x, ex, n, mean, **kw):
+    # Any order of summing n terms within ex of x: (n - 1) / 2 eps of the
+    # sum of their magnitudes in each interpreter, (n + 2) eps with room.
+    f = np.finfo(np.asarray(r).dtype)
+    ex = np.broadcast_to(ex, np.shape(x))
+    e = np.sum(ex + (n + 2) * float(f.eps) * (_abs(x) + ex), **kw) + (n + 2) * float(f.smallest_subnormal)
+    return e / max(n, 1) + _rounding(r) if mean else e
+
+
+def _err_norm(r, x, ex, n, **kw):
+    # | |x'| - |x| | <= |x' - x|, and a relative (n + 2) eps in each
+    # interpreter, or the root of n squares' underflows.
+    f = np.finfo(np.asarray(r).dtype)
+    d = np.sqrt(np.sum(np.square(np.broadcast_to(ex, np.shape(x))), **kw))
+    return d + 2 * (n + 2) * float(f.eps) * (_abs(r) + d) + np.sqrt((n + 2) * float(f.smallest_subnormal))
+
+
+def _err_exp(r, a, ea):
+    # exp(a') - exp(a) <= exp(a) expm1(ea), exp(a) below the smallest float
+    # where r is 0.
+    return (_abs(r) + float(np.finfo(np.asarray(r).dtype).smallest_subnormal)) * np.expm1(ea) + \
+        8 * _rounding(r)
+
+
+def _err_var(r, x, ex, n, ddof, std, axis=None, keepdims=False):
+    # var(x + e) - var(x) = (2 sum (x - m) e + sum (e - mean e)^2) / (n - ddof);
+    # NumPy's _var computes the mean within delta, then sums squares of x
+    # less it (of which delta adds n delta^2) within (n + 3) / 2 eps, and
+    # n squares' underflows.
+    f = np.finfo(np.asarray(r).dtype)
+    eps = float(f.eps)
+    x = np.asarray(x, dtype=np.float64)
+    ex = np.broadcast_to(ex, x.shape)
+    d = np.float64(n - ddof)   # (0 or less: NumPy's var is inf or NaN, so is its bound)
+    dev = np.abs(x - np.mean(x, axis=axis, keepdims=True)) if n else x
+    total = lambda v: np.sum(v, axis=axis, keepdims=keepdims)  # noqa: E731
+    var = total(dev * dev) / d
+    delta = (n + 2) * eps * total(np.abs(x)) / max(n, 1)
+    shift = n * delta * delta / d
+    e = (2 * total(dev * ex) + total(ex * ex)) / d + \
+        2 * ((n + 5) * eps * (var + shift) + shift + n * float(f.smallest_subnormal) / d)
+    if std:
+        # |sqrt(v') - sqrt(v)| <= min(sqrt(|v' - v|), |v' - v| / sqrt(v))
+        e = np.fmin(np.sqrt(e), 2 * e / np.sqrt(var))
+    return e + _rounding(r)
+
+
+_ERR = {
+    "ulp": lambda r, k: k * np.spacing(np.abs(np.asarray(r))).astype(np.float64),
+    "add": lambda r, ea, eb: ea + eb + _rounding(r),
+    "multiply": lambda r, a, ea, b, eb: ea * _abs(b) + eb * _abs(a) + ea * eb + _rounding(r),
+    "divide": _err_div,
+    "square": lambda r, a, ea, k: ea * (2 * _abs(a) + ea) + k * _rounding(r),
+    "sqrt": _err_sqrt,
+    # (NumPy's exp, log, tanh, sin and cos: within 4 ulps in each interpreter)
+    "exp": _err_exp,
+    "log": _err_log,
+    "tanh": lambda r, a, ea: np.minimum(ea, 2) + 8 * _rounding(r),
+    "sincos": lambda r, a, ea: np.minimum(ea, 2) + 8 * _rounding(np.ones_like(r)),
+    "same": lambda r, ea: ea,
+    "max": lambda r, *es: functools.reduce(np.maximum, es),
+    "where": lambda r, c, ea, eb: np.where(c, ea, eb),
+    "sum": _err_sum,
+    "max_of": lambda r, x, ex, **kw: np.max(np.broadcast_to(ex, np.shape(x)), **kw),
+    "norm": _err_norm,
+    "var": _err_var,
+    "relative": lambda r, c, n: c * float(np.finfo(np.asarray(r).dtype).eps) * _abs(r) +
+    (n + 2) * float(np.finfo(np.asarray(r).dtype).smallest_subnormal),
+}
+
+
+def _err(rule, r, *args, **kw):
+    # A bound on the difference between python3's and npython's r (float64,
+    # each element): what `rule` makes of its operands' bounds, plus its own
+    # rounding; inf where r or r within it may overflow.
+    with np.errstate(all="ignore"):
+        e = _ERR[rule](r, *args, **kw)
+        e = np.where(_abs(r) + e >= float(np.finfo(np.asarray(r).dtype).max), np.inf, e)
+        return np.array(np.broadcast_to(e, np.shape(r)), dtype=np.float64)
 
 
 def _dims(t):

@@ -5,7 +5,11 @@ Hypothesis (program_gen.programs) generates programs: an expression DAG of 1
 to 12 NumPy operations over 1 to 4 seeded random arrays of mixed dtypes,
 shapes that broadcast (or, sometimes, do not), strided and reversed views,
 Python and NumPy scalars, reductions with every kind of axis, assignments
-through masks and basic indices (`t[t > 0] = 1`, `t[1:] = t[:-1]`). Each
+through masks and basic indices (`t[t > 0] = 1`, `t[1:] = t[:-1]`), nested
+reductions over random axis sets (`x.sum((0, 2)).max(-1)`) and element-wise
+consumers of reductions (`x - x.max(axis=1, keepdims=True)`, softmax,
+centred squares summed); the test fails if fewer than a fifth of 500 or more
+programs have either of these two patterns, and reports how many have. Each
 program is a function run inside try/except, under np.errstate(all='ignore')
 or with NumPy's default error handling (whose warnings go to stderr); it
 prints its exception, or for every result its type, dtype, shape, strides (of
@@ -37,6 +41,7 @@ Environment:
   NPYTHON_PROPERTY_KEEP      a folder to keep the generated scripts and the
                              reproducers of failing programs in
 """
+import collections
 import difflib
 import os
 import re
@@ -64,6 +69,7 @@ SHOWN_FAILURES = 10
 MINIMIZED_FAILURES = 10
 MINIMIZE_RUNS = 24
 MINIMIZE_SECONDS = 60
+PATTERNS = ["nested reduction", "reduction consumer"]
 
 
 # ---- generation ----
@@ -289,6 +295,13 @@ def _check_floats(a, b, tag, scale):
         tol = ((n + 2) * acc + 2 * k * eps) * s + (n + 2) * tiny
         if a.dtype == np.float16:
             tol = tol + 2 * np.spacing(np.abs(a)).astype(np.float64)
+    elif kind == "err":
+        # The bound the program computed alongside (python3's run); none
+        # where it is not finite (it is inf where the value may overflow).
+        if scale is None:
+            return [f"result of tag {tag} has no bound to compare with"]
+        tol = np.broadcast_to(_as_array(scale).astype(np.float64), a.shape)
+        skip = ~np.isfinite(tol)
     elif kind in ("prod", "norm"):
         n, k = (int(v) for v in rest.split(":"))
         rel = (n + 2 + n * k) if kind == "prod" else (n + 2 + 2 * k)
@@ -344,7 +357,10 @@ def compare_program(i, ref, got, npython_rc):
     results_n = {(r.call, r.j): (int(r.tag.split(":")[1]), int(r.tag.rstrip("~").split(":")[2]),
                                  r.dtype)
                  for r in refs if r.letter == "R" and r.tag.split(":")[0] in ("sum", "mean")}
-    converted = {(r.call, r.j) for r in refs if r.letter == "R" and r.tag.startswith("int:")}
+    # Results whose S record only serves python3's (to compare the result
+    # by): integers converted from floats (the floats), err (the bound).
+    reference_only = {(r.call, r.j) for r in refs
+                      if r.letter == "R" and (r.tag.startswith("int:") or r.tag.rstrip("~") == "err")}
     for k, (r, g) in enumerate(zip(refs, gots)):
         if r.header() != g.header():
             problems.append(f"python3 {r.describe()}\n    npython {g.describe()}")
@@ -358,9 +374,7 @@ def compare_program(i, ref, got, npython_rc):
         if scale is not None and scale.payload is None:
             need_full.append(k)
             continue
-        if r.letter == "S" and (r.call, r.j) in converted:
-            # The floats an integer result converts: only the reference's
-            # are used (for that result's tolerance).
+        if r.letter == "S" and (r.call, r.j) in reference_only:
             STATS["unchecked"] += 1
             continue
         if r.letter == "S":
@@ -561,6 +575,13 @@ def test_random_programs_match_python3(tmp_path):
     programs = generate_programs(N_PROGRAMS, SEED)
     generated = time.monotonic() - start
     assert len(programs) >= min(N_PROGRAMS, 2000), f"only {len(programs)} distinct programs generated"
+    # Programs with each pattern program_gen aims at: a fifth at least (a
+    # third or more have each; fewer means the generator lost them).
+    patterns = collections.Counter(x for p in programs for x in p.patterns())
+    if len(programs) >= 500:
+        for pattern in PATTERNS:
+            assert patterns[pattern] >= len(programs) // 5, \
+                f"only {patterns[pattern]} of {len(programs)} programs have a {pattern}"
 
     indexed = list(enumerate(programs))
     batches = [indexed[k:k + BATCH_SIZE] for k in range(0, len(indexed), BATCH_SIZE)]
@@ -581,7 +602,9 @@ def test_random_programs_match_python3(tmp_path):
     elapsed = time.monotonic() - start
     harness.report(
         f"random programs: {len(programs)} programs ({traced} with an input of 2048+ elements; "
-        f"{sse2} with SSE2 kernels) in {len(batches)} batches, {len(failures)} differ; {STATS['within tolerance']} "
+        f"{sse2} with SSE2 kernels; "
+        f"{', '.join(f'{patterns[x]} with a {x}' for x in PATTERNS)}) "
+        f"in {len(batches)} batches, {len(failures)} differ; {STATS['within tolerance']} "
         f"results not bitwise equal but within their tolerance, {STATS['unchecked']} not "
         f"bitwise equal and not compared (tag unchecked); generation {generated:.1f} s, "
         f"python3 {seconds['python3']:.1f} s, npython {seconds['npython']:.1f} s, "
