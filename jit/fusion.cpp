@@ -344,8 +344,10 @@ std::string group_key(const Region& region, const Group& group, const std::vecto
     const Node& in = region.nodes[group.inputs[i]];
     // A Python number is held as a double or an int64, whatever its dtype:
     // it loads apart from a 0-d array of that dtype.
+    // A 0-d input is one value over the whole loop, which kernels may pass
+    // on as a scalar (NumPy's loops take other paths for one).
     key += "in" + std::to_string(i) + ":" + dtype_name(in.dtype) + (in.is_scalar_constant ? "c" : "") +
-           (broadcast_inner[i] ? "b" : "v");
+           (in.shape.empty() ? "0" : "") + (broadcast_inner[i] ? "b" : "v");
     // Constants are run-time arguments, except a power's exponent, which
     // decides the code (x**2 is x*x): its bits, exactly.
     for (int m : group.members) {

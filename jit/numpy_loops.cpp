@@ -30,11 +30,13 @@ const NumpyLoop* numpy_loop(Op op, DType dtype) {
   return loop.function ? &loop : nullptr;
 }
 
-void run_numpy_loop(Op op, DType dtype, void* out, const void* a, const void* b, std::int64_t count) {
+void run_numpy_loop(Op op, DType dtype, void* out, const void* a, const void* b, std::int64_t count, bool a_one,
+                    bool b_one) {
   const NumpyLoop& loop = g_loops[slot_of(op, dtype)];
   const std::intptr_t size = itemsize(dtype);
   const std::intptr_t dimensions[1] = {static_cast<std::intptr_t>(count)};
-  const std::intptr_t steps[3] = {size, size, size};
+  const bool unary = op_info(op).arity == 1;
+  const std::intptr_t steps[3] = {a_one ? 0 : size, b_one && !unary ? 0 : size, size};
   char* args[3] = {static_cast<char*>(const_cast<void*>(a)), static_cast<char*>(const_cast<void*>(b)),
                    static_cast<char*>(out)};
   if (op_info(op).arity == 1) args[1] = static_cast<char*>(out);

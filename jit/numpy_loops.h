@@ -37,9 +37,13 @@ void set_numpy_loop(Op op, DType dtype, NumpyLoop loop);
 const NumpyLoop* numpy_loop(Op op, DType dtype);
 
 // Runs `op`'s loop on `count` contiguous elements of `dtype` (of
-// kLoopTypes): out[i] = op(a[i]) or op(a[i], b[i]). Its loop must be
-// registered.
-void run_numpy_loop(Op op, DType dtype, void* out, const void* a, const void* b, std::int64_t count);
+// kLoopTypes): out[i] = op(a[i]) or op(a[i], b[i]); an operand that is one
+// value (`a_one`, `b_one`: the same in every element) is passed as NumPy's
+// own call passes a scalar or a broadcast operand, with a step of 0, for
+// some loops take other paths for it (power's exponent of 2, 0.5 or -1,
+// fmax's signed zeros). Its loop must be registered.
+void run_numpy_loop(Op op, DType dtype, void* out, const void* a, const void* b, std::int64_t count, bool a_one,
+                    bool b_one);
 
 // NPY_MATH=fast: the functions with vector code of npython's own (the x86
 // backend's sin cos tan exp exp2 expm1 log log2 log10 log1p) use it instead

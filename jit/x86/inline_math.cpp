@@ -740,7 +740,7 @@ const InlineMath::CallSlot& InlineMath::slot(bool numpy, int function, int type)
 }
 
 void InlineMath::call_numpy(Op op, DType dtype, const x86::Gp& base, int out, int a, int b,
-                            const x86::Gp& lanes) {
+                            const x86::Gp& lanes, int one_value) {
   auto at = [&](int offset) {
     x86::Gp p = cc_.newIntPtr();
     cc_.lea(p, x86::ptr(base, offset));
@@ -751,11 +751,12 @@ void InlineMath::call_numpy(Op op, DType dtype, const x86::Gp& base, int out, in
   const x86::Gp b_at = at(b);
   InvokeNode* call = nullptr;
   cc_.invoke(&call, x86::qword_ptr(slot(true, static_cast<int>(op), loop_type_index(dtype)).label),
-             FuncSignatureT<void, void*, const void*, const void*, std::uint64_t>());
+             FuncSignatureT<void, void*, const void*, const void*, std::uint64_t, std::uint64_t>());
   call->setArg(0, out_at);
   call->setArg(1, a_at);
   call->setArg(2, b_at);
   call->setArg(3, lanes);
+  call->setArg(4, Imm(one_value));
 }
 
 std::uint32_t InlineMath::CallSlot::id() const {

@@ -37,9 +37,11 @@ class InlineMath {
   void emit(VectorFunction f, const Vec& r, const Vec& x, int lane_bits);
 
   // NumPy's `op` (numpy_loops.h) on `lanes` elements of `dtype`: the
-  // results at base + out from the operands at base + a (and base + b).
+  // results at base + out from the operands at base + a (and base + b);
+  // `one_value` bit 0 (1): the first operand is one value in every lane,
+  // passed to NumPy as a scalar (run_numpy_loop); as the second.
   void call_numpy(Op op, DType dtype, const asmjit::x86::Gp& base, int out, int a, int b,
-                  const asmjit::x86::Gp& lanes);
+                  const asmjit::x86::Gp& lanes, int one_value);
 
   // The tables the code reads and its call slots, once the kernel's
   // function has ended.

@@ -63,11 +63,11 @@ LibmLanes lanes_of(bool float64) {
 // they would clear the flags of the operations before them, which are
 // raised again.
 template <int Index>
-void numpy_lanes_of(void* out, const void* a, const void* b, std::uint64_t count) {
+void numpy_lanes_of(void* out, const void* a, const void* b, std::uint64_t count, std::uint64_t one_value) {
   clean_upper_halves();
   const int before = std::fetestexcept(FE_ALL_EXCEPT);
   run_numpy_loop(static_cast<Op>(Index / kLoopTypeCount), kLoopTypes[Index % kLoopTypeCount], out, a, b,
-                 static_cast<std::int64_t>(count));
+                 static_cast<std::int64_t>(count), (one_value & 1) != 0, (one_value & 2) != 0);
   const int cleared = before & ~std::fetestexcept(FE_ALL_EXCEPT);
   if (cleared != 0) std::feraiseexcept(cleared);
 }

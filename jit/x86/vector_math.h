@@ -20,8 +20,9 @@ LibmLanes libm_lanes(VectorFunction f, bool float64);
 
 // Sets the first `count` lanes of `out` to NumPy's `op` of the same lanes of
 // `a` (and `b`, for two operands), of kLoopTypes[type] (numpy_loops.h),
-// through its registered inner loop.
-using NumpyLanes = void (*)(void* out, const void* a, const void* b, std::uint64_t count);
+// through its registered inner loop; `one_value` bit 0 (1): `a` is one
+// value in every lane, bit 1 (2): `b` is (run_numpy_loop's a_one, b_one).
+using NumpyLanes = void (*)(void* out, const void* a, const void* b, std::uint64_t count, std::uint64_t one_value);
 NumpyLanes numpy_lanes(Op op, int type);
 
 }  // namespace npy::jit

@@ -1296,6 +1296,14 @@ class KernelBuilder {
     return true;
   }
 
+  // Whether `node` is one value over the whole loop: a 0-d value (a Python
+  // number, a NumPy scalar, a 0-d array, or work on such values alone).
+  // NumPy's call passes such an operand as a scalar (a step of 0), and so
+  // do the kernel's loop calls; other operands that repeat (a column
+  // broadcast along rows, np.full's array) NumPy's iterator reads or copies
+  // element by element, as the kernel does.
+  bool one_value_in_loop(int node) const { return region_.nodes[node].shape.empty(); }
+
   // Vectors a block holds: 256 lanes.
   int block_vectors() const { return std::max(1, 256 / lanes_); }
 
@@ -1374,8 +1382,10 @@ class KernelBuilder {
         if (call.level != l) continue;
         const Node& node = region_.nodes[call.member];
         const bool binary = op_info(node.op).arity == 2;
+        int one_value = 0;
+        for (int a = 0; a < op_info(node.op).arity; ++a) one_value |= one_value_in_loop(node.inputs[a]) << a;
         math_.call_numpy(node.op, node.compute, base, call.out_offset, call.in_offset[0],
-                         binary ? call.in_offset[1] : call.in_offset[0], lanes);
+                         binary ? call.in_offset[1] : call.in_offset[0], lanes, one_value);
       }
     }
     pointers_ = vector_pointers;
