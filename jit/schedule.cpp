@@ -165,14 +165,16 @@ void keep_folds_that_pay(const Region& region, std::vector<Step>& steps, int thr
       }
     }
     group.folds = std::move(kept);
+    // (`group` lies in `steps`, which the insertions move.)
+    const bool emptied = group.members.empty();
     const auto at = steps.begin() + static_cast<std::ptrdiff_t>(s);
-    if (group.members.empty()) {
+    if (emptied) {
       steps.erase(at);
       steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(s), after.begin(), after.end());
     } else {
       steps.insert(at + 1, after.begin(), after.end());
     }
-    s += after.size() - (group.members.empty() ? 1 : 0);
+    s += after.size() - (emptied ? 1 : 0);
   }
 }
 
