@@ -2613,18 +2613,13 @@ int run_folds(const Loop& loop, const Shape& shape, int kept, int threads) {
   const std::int64_t runs = element_count(others);
   const std::int64_t rows = shape[r - 2];
   const std::int64_t vectors = (n + lanes - 1) / lanes;
-  std::int64_t blocks = std::max<std::int64_t>(1, (threads + outer - 1) / outer);
-  blocks = std::min(blocks, std::max<std::int64_t>(1, n * loop.kernel.lane_bytes / kMinFoldBlockBytes));
-  const std::int64_t block = std::min((vectors + blocks - 1) / blocks, kSpan / lanes) * lanes;
-  blocks = (n + block - 1) / block;
   const bool any_order = std::all_of(loop.outputs.begin(), loop.outputs.end(), [](const LoopOutput& out) {
     return out.fold == Combine::kNone || folds_in_any_order(out.fold, out.dtype);
   });
-  std::int64_t pieces = 1;
-  if (any_order && outer * blocks < threads) {
-    pieces = std::min((threads + outer * blocks - 1) / (outer * blocks), rows / kMinFoldPieceRows);
-    pieces = std::max<std::int64_t>(1, pieces);
-  }
+  const FoldSplit split = fold_split(n * loop.kernel.lane_bytes, outer, rows, threads, any_order);
+  const std::int64_t block = std::min((vectors + split.blocks - 1) / split.blocks, kSpan / lanes) * lanes;
+  const std::int64_t blocks = (n + block - 1) / block;
+  const std::int64_t pieces = split.pieces;
   // Each piece but the first folds into results of its own: the loop's
   // inputs and outputs with the folds' memory swapped for theirs, laid out
   // as the outputs (which are C-contiguous from their data on).

@@ -9,6 +9,7 @@
 // in order for each element of the result.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "jit/dtype.h"
@@ -27,6 +28,29 @@ inline constexpr std::int64_t kMinFoldBlockBytes = 2048;
 // covers, where it is cut into pieces (folds_in_any_order): each piece's
 // results are folded into the others' after.
 inline constexpr std::int64_t kMinFoldPieceRows = 64;
+
+// How a fold loop is shared out (run_folds; the scheduler's cost model
+// asks the same): `blocks` of the innermost dimension, each at least
+// kMinFoldBlockBytes of a row of `row_bytes` and no more than `threads`
+// need at each of the `outer` indices of the other kept dimensions; and,
+// for folds that may run in any order, `pieces` of the innermost folded
+// dimension (`rows`, at least kMinFoldPieceRows each) where blocks are
+// fewer than threads.
+struct FoldSplit {
+  std::int64_t blocks = 1;
+  std::int64_t pieces = 1;
+};
+inline FoldSplit fold_split(std::int64_t row_bytes, std::int64_t outer, std::int64_t rows, int threads,
+                            bool any_order) {
+  FoldSplit split;
+  split.blocks = std::min((threads + outer - 1) / outer, std::max<std::int64_t>(1, row_bytes / kMinFoldBlockBytes));
+  split.blocks = std::max<std::int64_t>(1, split.blocks);
+  if (any_order && outer * split.blocks < threads) {
+    split.pieces = std::max<std::int64_t>(
+        1, std::min((threads + outer * split.blocks - 1) / (outer * split.blocks), rows / kMinFoldPieceRows));
+  }
+  return split;
+}
 
 // The element-wise op that folds one more operand into a reduction's
 // running value (running value first, as NumPy's loop takes them), or

@@ -119,17 +119,17 @@ void keep_folds_that_pay(const Region& region, std::vector<Step>& steps, int thr
     for (int d = 0; d + 1 < r; ++d) {
       if (!(group.folds[0].axes & (1u << d))) outer *= group.shape[d];
     }
-    const std::int64_t blocks = std::max<std::int64_t>(1, group.shape[r - 1] * widest / kMinFoldBlockBytes);
-    // Folds that may run in any order are cut into pieces of their
-    // innermost folded dimension too (run_folds), when all of the loop's
-    // folds may.
+    // The innermost folded dimension, which folds that may run in any order
+    // are cut into pieces of too (when all of the loop's folds may).
     std::int64_t innermost = 1;
     for (int d = 0; d + 1 < r; ++d) {
       if ((group.folds[0].axes & (1u << d)) && group.shape[d] > 1) innermost = group.shape[d];
     }
-    const std::int64_t in_order = std::min<std::int64_t>(threads, outer * blocks);
-    const std::int64_t in_pieces =
-        std::min<std::int64_t>(threads, outer * blocks * std::max<std::int64_t>(1, innermost / kMinFoldPieceRows));
+    const std::int64_t row_bytes = group.shape[r - 1] * widest;
+    const FoldSplit ordered = fold_split(row_bytes, outer, innermost, threads, false);
+    const FoldSplit any = fold_split(row_bytes, outer, innermost, threads, true);
+    const std::int64_t in_order = std::min<std::int64_t>(threads, outer * ordered.blocks);
+    const std::int64_t in_pieces = std::min<std::int64_t>(threads, outer * any.blocks * any.pieces);
     const std::int64_t wanted = element_count(group.shape) >= kMinParallelWork ? threads : 1;
     if (4 * in_order >= wanted) continue;
     // Those that may not run in any order leave; the others stay if in
