@@ -61,6 +61,13 @@ struct CodeInfo {
   // and one per name of co_names.
   std::unique_ptr<AttrCacheEntry[]> attr_caches;
   std::unique_ptr<GlobalCacheEntry[]> global_caches;
+  // The source line of each code unit (-1: none), made the first time a
+  // region must end with its line (line_of).
+  std::unique_ptr<int[]> lines;
 };
+
+// The source line of the code unit at `offset` of `code`: from `info`'s
+// table when there is one (made on first use), else from the code object.
+int line_of(CodeInfo* info, PyCodeObject* code, int offset);
 
 }  // namespace npy::interp

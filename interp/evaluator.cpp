@@ -384,8 +384,14 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
     opcode = _Py_OPCODE(*next_instr);              \
     oparg = _Py_OPARG(*next_instr);                \
     ++next_instr;                                  \
-    goto* (numpy_shim::g_live_lazies ? lazy_targets : targets)[opcode]; \
+    goto* DISPATCH_TABLE()[opcode];                \
   } while (0)
+// While lazy values exist, instructions that may have to materialize them
+// go through `materialize_lazies` first, and every instruction through
+// `line_end_check` where regions end with their line.
+#define DISPATCH_TABLE()                                                                          \
+  (numpy_shim::g_live_lazies ? (numpy_shim::g_regions_end_at_lines ? line_end_targets : lazy_targets) \
+                             : targets)
 #define DISPATCH()                                 \
   do {                                             \
     if (NPY_UNLIKELY(cframe.use_tracing)) goto trace_and_dispatch; \
@@ -434,6 +440,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   // them go through `materialize_lazies` first.
   static void* targets[256];
   static void* lazy_targets[256];
+  static void* line_end_targets[256];
   static bool targets_ready = false;
   if (!targets_ready) {  // first call, under the GIL
     for (void*& target : targets) target = &&op_unknown;
@@ -458,6 +465,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         targets[op] = lazy_targets[op] = &&specialized;
       }
     }
+    for (void*& target : line_end_targets) target = &&line_end_check;
     targets_ready = true;
   }
 
@@ -493,7 +501,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         opcode = _Py_OPCODE(*next_instr);
         *f.prev_instr = next_instr;
         ++next_instr;
-        goto* (numpy_shim::g_live_lazies ? lazy_targets : targets)[opcode];
+        goto* DISPATCH_TABLE()[opcode];
       }
 
       TARGET(LOAD_CLOSURE)
@@ -1126,7 +1134,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             // code npython does not run (np.array(args), str(kwargs)).
             auto* callee = reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(callable));
             active.callee_takes_lazy =
-                evaluates_calls_to(tstate, callee) &&
+                !numpy_shim::g_regions_end_at_lines && evaluates_calls_to(tstate, callee) &&
                 (!(callee->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) || !any_lazy(args, total_args));
           }
           if (NPY_UNLIKELY(numpy_shim::g_live_lazies) && !res && !active.callee_takes_lazy) {
@@ -1761,6 +1769,36 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         CHECK_EVAL_BREAKER();
       }
       goto* targets[opcode];
+    }
+
+    line_end_check: {
+      // Regions end with the line that recorded their ops, where NumPy's
+      // error state or the warnings make errors visible at once (eager
+      // NumPy raises or shows them before the next statement runs). In the
+      // frame that recorded the region's last op: before an instruction of
+      // another line, a store of a lazy value into a variable (eager NumPy
+      // raises before the store), a lazy value dropped (an expression
+      // statement, `del`) and a return. (Calls of the program's functions
+      // compute pending regions first; other frames, such as NumPy's own
+      // Python code the tracer calls while it records, leave them alone.)
+      // An error is raised from the instruction of the region's last op: its
+      // line, and the handler of a `try` around it.
+      numpy_shim::Trace* pending = numpy_shim::pending_trace();
+      const int base = base_opcode[opcode];
+      if (pending && pending->last_op_code == code &&
+          (base == RETURN_VALUE ||
+           ((base == STORE_FAST || base == STORE_DEREF || base == POP_TOP) && numpy_shim::is_lazy(TOP())) ||
+           (base == DELETE_FAST && GETLOCAL(oparg) && numpy_shim::is_lazy(GETLOCAL(oparg))) ||
+           (line_of(code_info, code, INSTR_INDEX()) != pending->last_op_line &&
+            line_of(code_info, code, INSTR_INDEX()) >= 0))) {
+        const int recorded_at = pending->last_op_offset;
+        if (materialize_frames(numpy_shim::Reason::k_line_end, LOCATION(), nullptr, sp) < 0) {
+          *f.prev_instr = first_instr + recorded_at;
+          goto error;
+        }
+        CHECK_EVAL_BREAKER();
+      }
+      goto* lazy_targets[opcode];
     }
 
       op_unknown:

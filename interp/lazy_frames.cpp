@@ -9,13 +9,15 @@ thread_local ActiveFrame* t_innermost = nullptr;
 thread_local bool t_materializing = false;
 
 // `local`: the slot is a variable, not an operand on the value stack.
-int replace_lazy(PyObject** slot, bool local, const numpy_shim::Location& where) {
+// `unwinding`: an exception leaves the frame, which drops its operands.
+int replace_lazy(PyObject** slot, bool local, bool unwinding, const numpy_shim::Location& where) {
   PyObject* lazy = *slot;
   if (!lazy || !numpy_shim::is_lazy(lazy)) return 0;
   // A variable whose region failed stays as it is: the error was raised
   // where the region ran (the program may have caught it, as NumPy's at the
   // operation), and is raised again only where the value itself is used.
-  if (local && numpy_shim::trace_of(lazy)->error[0]) return 0;
+  // So does an operand the exception drops.
+  if ((local || unwinding) && numpy_shim::trace_of(lazy)->error[0]) return 0;
   PyObject* value = numpy_shim::materialize(lazy, numpy_shim::Reason::k_operation, where, nullptr);
   if (!value) return -1;
   *slot = value;
@@ -46,7 +48,8 @@ int materialize_frames(numpy_shim::Reason reason, const numpy_shim::Location& wh
        frame = frame->outer_) {
     PyObject** end = frame == t_innermost ? stack_top : frame->localsplus_ + frame->nlocalsplus_;
     for (PyObject** slot = frame->localsplus_; slot < end && status == 0; ++slot) {
-      status = replace_lazy(slot, slot < frame->localsplus_ + frame->nlocalsplus_, where);
+      status = replace_lazy(slot, slot < frame->localsplus_ + frame->nlocalsplus_,
+                            reason == numpy_shim::Reason::k_exception, where);
     }
   }
   t_materializing = false;

@@ -43,8 +43,8 @@ namespace npy::numpy_shim {
     "`x = x + y` rather than `x += y` lets the operation join the region, where the old value of x "  \
     "is not needed elsewhere")                                                                        \
   X(error_state,                                                                                      \
-    "np.errstate or the warnings filters make NumPy raise on floating-point errors: it runs where "   \
-    "the program can catch them",                                                                     \
+    "np.errstate 'call's, 'print's or 'log's floating-point errors, or np.setbufsize changed NumPy's " \
+    "buffer size: NumPy runs each operation itself",                                                  \
     "")                                                                                               \
   X(memory, "its result might not fit in memory: NumPy raises any MemoryError at the line itself", "")
 

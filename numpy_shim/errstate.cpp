@@ -1,5 +1,6 @@
 #include "numpy_shim/errstate.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "jit/cpu_driver.h"
@@ -48,8 +49,9 @@ const ErrstateApi& api() {
 // The state last examined, by identity of NumPy's extobj.
 struct Seen {
   PyObject* extobj = nullptr;  // owned
-  bool traceable = false;
-  bool warns[4] = {};
+  bool traceable = false;   // every category ignore, warn or raise; NumPy's buffer size
+  bool raises = false;      // some category raises
+  FpMode modes[4] = {};
 };
 Seen g_seen;
 
@@ -82,8 +84,12 @@ const Seen* current() {
       seen.traceable = false;
       continue;
     }
-    seen.warns[i] = std::strcmp(text, "warn") == 0;
-    seen.traceable = seen.traceable && (seen.warns[i] || std::strcmp(text, "ignore") == 0);
+    seen.modes[i] = std::strcmp(text, "ignore") == 0 ? FpMode::kIgnore
+                    : std::strcmp(text, "warn") == 0 ? FpMode::kWarn
+                    : std::strcmp(text, "raise") == 0 ? FpMode::kRaise
+                                                        : FpMode::kOther;
+    seen.traceable = seen.traceable && seen.modes[i] != FpMode::kOther;
+    seen.raises = seen.raises || seen.modes[i] == FpMode::kRaise;
   }
   // The driver adds some float sums in the order of NumPy's default buffer
   // (8,192 elements): with another size (np.setbufsize) NumPy runs alone.
@@ -96,7 +102,7 @@ const Seen* current() {
   return &g_seen;
 }
 
-// The warnings module's parts that decide warnings_let_regions_defer, held
+// The warnings module's parts that decide warnings_defer, held
 // so that identity says when they change (catch_warnings and simplefilter
 // put in another filters list or change its length or first entry;
 // catch_warnings(record=True) replaces showwarning and its implementation).
@@ -106,8 +112,11 @@ struct WarningsSeen {
   PyObject* first = nullptr;
   PyObject* shown = nullptr;
   PyObject* impl = nullptr;
-  bool defer = true;
+  Deferral defer = Deferral::kToUse;
+  bool raises = false;  // a filter turns RuntimeWarnings into exceptions
 };
+
+WarningsSeen g_warnings_seen;
 
 PyObject* interned(const char* text) { return PyUnicode_InternFromString(text); }
 
@@ -178,30 +187,32 @@ bool shows_after_pending(PyObject* warnings) {
   return wrapped;
 }
 
-// See errstate_is_traceable: one lookup of the module and four of its
-// attributes per call; the filters are read again only when they changed.
-bool warnings_let_regions_defer() {
+// How far the warnings module lets regions defer their warnings (see
+// regions_defer): one lookup of the module and four of its attributes per
+// call; the filters are read again only when they changed.
+Deferral warnings_defer() {
   static PyObject* module_name = interned("warnings");
   static PyObject* filters_name = interned("filters");
   static PyObject* shown_name = interned("showwarning");
   static PyObject* impl_name = interned("_showwarnmsg_impl");
-  static WarningsSeen seen;
+  WarningsSeen& seen = g_warnings_seen;
   PyObject* warnings = module_name ? PyImport_GetModule(module_name) : nullptr;
   if (!warnings) {
     PyErr_Clear();
-    return true;  // not imported: nothing changed it
+    return Deferral::kToUse;  // not imported: nothing changed it
   }
   PyObject* filters = filters_name ? PyObject_GetAttr(warnings, filters_name) : nullptr;
   PyObject* shown = shown_name ? PyObject_GetAttr(warnings, shown_name) : nullptr;
   PyObject* impl = impl_name ? PyObject_GetAttr(warnings, impl_name) : nullptr;
   PyErr_Clear();
-  bool defer = false;  // cannot tell: eager
+  Deferral defer = Deferral::kNone;  // cannot tell: eager
   if (filters && PyList_Check(filters)) {
     const Py_ssize_t size = PyList_GET_SIZE(filters);
     PyObject* first = size ? PyList_GET_ITEM(filters, 0) : nullptr;
     if (filters != seen.filters || size != seen.size || first != seen.first || shown != seen.shown ||
         impl != seen.impl) {
-      seen.defer = !filters_raise(filters) && shown_by_default(warnings, shown, impl);
+      seen.raises = filters_raise(filters);
+      seen.defer = !seen.raises && shown_by_default(warnings, shown, impl) ? Deferral::kToUse : Deferral::kToLineEnd;
       Py_XINCREF(filters);
       Py_XSETREF(seen.filters, filters);
       Py_XINCREF(first);
@@ -212,7 +223,7 @@ bool warnings_let_regions_defer() {
       Py_XSETREF(seen.impl, impl);
       seen.size = size;
     }
-    defer = seen.defer && shows_after_pending(warnings);
+    if (shows_after_pending(warnings)) defer = seen.defer;
   }
   Py_XDECREF(filters);
   Py_XDECREF(shown);
@@ -223,15 +234,24 @@ bool warnings_let_regions_defer() {
 
 }  // namespace
 
-bool errstate_is_traceable() {
+Deferral regions_defer() {
   const Seen* seen = current();
-  return seen && seen->traceable && warnings_let_regions_defer();
+  if (!seen || !seen->traceable) return Deferral::kNone;
+  const Deferral warnings = warnings_defer();
+  return seen->raises ? std::min(warnings, Deferral::kToLineEnd) : warnings;
 }
 
 
-bool errstate_warns(FpCategory category) {
+bool fp_reports_raise() {
   const Seen* seen = current();
-  return seen && seen->warns[static_cast<int>(category)];
+  if (!seen || seen->raises) return true;
+  const Deferral warnings = warnings_defer();  // brings g_warnings_seen up to date
+  return warnings == Deferral::kNone || (warnings == Deferral::kToLineEnd && g_warnings_seen.raises);
+}
+
+FpMode errstate_mode(FpCategory category) {
+  const Seen* seen = current();
+  return seen ? seen->modes[static_cast<int>(category)] : FpMode::kOther;
 }
 
 namespace {

@@ -9,21 +9,36 @@ namespace npy::numpy_shim {
 // NumPy's categories, in the order it reports them.
 enum class FpCategory { kDivide, kOverflow, kUnderflow, kInvalid };
 
-// Whether the state in force lets a region defer its checks: every category
-// 'ignore' or 'warn' (the others raise or call at the operation itself),
-// NumPy's default buffer size, whose order some sums follow, and warnings
-// that reach the program as eager NumPy's would though a region reports
-// them when it runs: no filter turns RuntimeWarnings into exceptions (eager
-// NumPy raises them at the operation's own line), and the warnings module's
-// own display (under catch_warnings(record=True), logging.captureWarnings
-// and the like the program sees each warning as it comes, before whatever
-// it did meanwhile, such as reading the record). A warning shown while a
-// region is pending computes the region first, so that the region's own
-// warnings come before it (the module's _showwarnmsg is wrapped for that).
-bool errstate_is_traceable();
+// What the state in force does with a category's errors: NumPy's modes
+// 'ignore', 'warn' and 'raise'; kOther for 'call', 'print' and 'log'.
+enum class FpMode { kIgnore, kWarn, kRaise, kOther };
 
-// Whether the state in force warns for the category.
-bool errstate_warns(FpCategory category);
+// How far regions may defer what the state in force reports:
+// kToUse: until a value is used. Every category is 'ignore' or 'warn', and
+//   warnings reach the program as eager NumPy's would though a region
+//   reports them when it runs: no filter turns RuntimeWarnings into
+//   exceptions, and the warnings module's own display shows them. A warning
+//   shown while a region is pending computes the region first, so that the
+//   region's own warnings come before it (the module's _showwarnmsg is
+//   wrapped for that).
+// kToLineEnd: until the program leaves the line that recorded the ops
+//   (interp's evaluator computes them there). Some category is 'raise', a
+//   filter turns RuntimeWarnings into exceptions, or the program sees each
+//   warning as it comes (catch_warnings(record=True), pytest's warnings
+//   capture, logging.captureWarnings): eager NumPy raises or shows them at
+//   the operation's own line, before the program's next statement.
+// kNone: NumPy computes each operation at once: a category 'call's, 'print's
+//   or 'log's, NumPy's buffer size is not its default (some sums follow its
+//   order), or the state cannot be read.
+enum class Deferral { kNone, kToLineEnd, kToUse };
+Deferral regions_defer();
+
+// Whether a floating-point error may raise an exception: a category
+// 'raise's, or a filter turns RuntimeWarnings into exceptions.
+bool fp_reports_raise();
+
+// What the state in force does with the category's errors.
+FpMode errstate_mode(FpCategory category);
 
 // While alive, NumPy reports nothing but notes (in `noted()`) whether any
 // floating-point error happened in a category the program's state reports:

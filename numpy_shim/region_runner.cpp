@@ -223,9 +223,10 @@ PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
   return nullptr;
 }
 
-// NumPy's report of the floating-point flags an op raised, as a warning
-// from the line that recorded it.
-int report_fp_flags(int flags, const bool warns[4], const char* ufunc_name, int site) {
+// NumPy's report of the floating-point flags an op raised, in its order of
+// categories, as the state in force (`modes`) says: a warning from the line
+// that recorded the op, or FloatingPointError.
+int report_fp_flags(int flags, const FpMode modes[4], const char* ufunc_name, int site) {
   struct Category {
     int flag;
     FpCategory category;
@@ -237,8 +238,13 @@ int report_fp_flags(int flags, const bool warns[4], const char* ufunc_name, int 
                                  {FE_INVALID, FpCategory::kInvalid, "invalid value"}};
   const SiteInfo* info = site_info(site);
   for (const Category& c : categories) {
-    if (!(flags & c.flag) || !warns[static_cast<int>(c.category)]) continue;
+    const FpMode mode = modes[static_cast<int>(c.category)];
+    if (!(flags & c.flag) || (mode != FpMode::kWarn && mode != FpMode::kRaise)) continue;
     const std::string text = std::string(c.text) + " encountered in " + ufunc_name;
+    if (mode == FpMode::kRaise) {
+      PyErr_SetString(PyExc_FloatingPointError, text.c_str());
+      return -1;
+    }
     PyObject* message = PyUnicode_FromString(text.c_str());
     if (!message) return -1;
     int err;
@@ -264,15 +270,15 @@ int report_fp_flags(int flags, const bool warns[4], const char* ufunc_name, int 
 }
 
 // The nodes to compute: those a live lazy value names and what they read;
-// all of them while NumPy warns of floating-point errors, since eager NumPy
-// would have computed (and warned about) values nobody used.
+// all of them while NumPy reports floating-point errors, since eager NumPy
+// would have computed (and warned or raised about) values nobody used.
 std::vector<bool> needed_nodes(const Trace& trace) {
   const std::size_t n = trace.region.nodes.size();
-  bool warns = false;
-  for (int c = 0; c < 4; ++c) warns = warns || errstate_warns(static_cast<FpCategory>(c));
+  bool reports = false;
+  for (int c = 0; c < 4; ++c) reports = reports || errstate_mode(static_cast<FpCategory>(c)) != FpMode::kIgnore;
   std::vector<bool> needed(n, false);
   for (std::size_t i = n; i-- > 0;) {
-    if (trace.handles[i] > 0 || (warns && trace.region.nodes[i].op != jit::Op::input)) needed[i] = true;
+    if (trace.handles[i] > 0 || (reports && trace.region.nodes[i].op != jit::Op::input)) needed[i] = true;
     if (!needed[i]) continue;
     const jit::Node& node = trace.region.nodes[i];
     for (int input : node.inputs) {
@@ -289,7 +295,10 @@ std::vector<bool> needed_nodes(const Trace& trace) {
 class Runner {
  public:
   Runner(Trace& trace, StoreTarget* target) : trace_(trace), nodes_(trace.region.nodes), target_(target) {
-    for (int c = 0; c < 4; ++c) warns_[c] = errstate_warns(static_cast<FpCategory>(c));
+    for (int c = 0; c < 4; ++c) {
+      modes_[c] = errstate_mode(static_cast<FpCategory>(c));
+      reported_[c] = modes_[c] != FpMode::kIgnore;
+    }
   }
 
   // Runs the steps, NumPy's floating-point reports held back. Should any
@@ -478,6 +487,11 @@ class Runner {
         std::find(group.outputs.begin(), group.outputs.end(), target_->node) == group.outputs.end()) {
       return false;
     }
+    if (fp_reports_raise()) {
+      // Eager NumPy raises before it stores.
+      target_->not_stored = "a floating-point error would raise before the store";
+      return false;
+    }
     if (!group.folds.empty()) {
       // Folds write their results many times over, and the driver orders
       // their loop for them (not for a target it reads nearby).
@@ -622,7 +636,7 @@ class Runner {
   int reported_flags() const {
     const int categories[] = {FE_DIVBYZERO, FE_OVERFLOW, FE_UNDERFLOW, FE_INVALID};
     int mask = 0;
-    for (int c = 0; c < 4; ++c) mask |= warns_[c] ? categories[c] : 0;
+    for (int c = 0; c < 4; ++c) mask |= reported_[c] ? categories[c] : 0;
     return mask;
   }
 
@@ -679,7 +693,7 @@ class Runner {
         FpErrorsIgnored::ProgramState program(ignored);
         value = compute_eagerly(trace_, index, in_place_target_dead);
       } else {
-        FpErrorsNoted noting(warns_);
+        FpErrorsNoted noting(reported_);
         value = compute_eagerly(trace_, index, in_place_target_dead);
         noted = noting.noted();
       }
@@ -696,7 +710,7 @@ class Runner {
     if (flags && form.reports_at_call_site) *flags |= raised;
     if (flags && noted) *flags |= reported_flags();
     if (reporting && raised && form.reports_at_call_site &&
-        report_fp_flags(raised, warns_, form.ufunc_name, nodes_[i].site) < 0) {
+        report_fp_flags(raised, modes_, form.ufunc_name, nodes_[i].site) < 0) {
       return -1;
     }
     return 0;
@@ -1278,7 +1292,8 @@ class Runner {
   StoreTarget* target_;  // may be null
   std::vector<std::size_t> position_;
   std::vector<std::size_t> last_use_;
-  bool warns_[4];
+  FpMode modes_[4];     // what the program's error state does with each category
+  bool reported_[4];    // the category is not ignored
   bool c_order_inputs_ = true;
   std::vector<std::pair<int, PyRef>> nearby_samples_;  // keep_samples: input node, its old values
 };

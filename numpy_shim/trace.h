@@ -46,6 +46,11 @@ struct Trace {
   std::vector<std::pair<PyObject*, int>> input_nodes;  // input object -> its node
   long live_handles = 0;
   bool done = false;
+  // Where the last op was recorded (the code object only compared, not
+  // held), and its line: where regions end at lines (g_regions_end_at_lines).
+  PyCodeObject* last_op_code = nullptr;
+  int last_op_offset = 0;  // in code units
+  int last_op_line = -1;
   // The exception running the trace raised (type, value, traceback; owned),
   // raised again for every value of the trace asked for afterwards.
   PyObject* error[3] = {nullptr, nullptr, nullptr};
@@ -63,6 +68,11 @@ inline bool is_lazy(PyObject* o) { return Py_TYPE(o) == g_lazy_type; }
 // Lazy values alive in the process. The evaluator reads it at every
 // instruction to pick its dispatch table.
 extern long g_live_lazies;
+
+// Whether the regions pending now end where the program leaves the line
+// that recorded their ops (Deferral::kToLineEnd, errstate.h): set when a
+// region opens. The evaluator reads it while lazy values exist.
+extern bool g_regions_end_at_lines;
 
 // The trace a lazy value belongs to and its node there.
 Trace* trace_of(PyObject* lazy);

@@ -159,7 +159,10 @@ bool classify(PyObject* o, Operand& out) {
 // since whatever changes them (np.seterr, errstate, warnings.simplefilter)
 // is a call that computes the pending region first.
 bool state_allows_tracing() {
-  if (pending_trace() != nullptr || errstate_is_traceable()) return true;
+  if (pending_trace() != nullptr) return true;
+  const Deferral deferral = regions_defer();
+  g_regions_end_at_lines = deferral == Deferral::kToLineEnd;
+  if (deferral != Deferral::kNone) return true;
   refuse(EagerReason::k_error_state);
   return false;
 }
@@ -337,6 +340,10 @@ int add_node(Trace& trace, jit::Node node, EagerForm form, const Location& where
   // np.where and astype give 0-d arrays where ufuncs give scalars.
   form.gives_scalar = node.shape.empty() && kind != jit::OpKind::kCast && node.op != Op::where;
   node.site = site_of(where);
+  trace.last_op_code = where.code;
+  trace.last_op_offset = where.offset;
+  const SiteInfo* site = site_info(node.site);
+  trace.last_op_line = site ? site->lineno : -1;
   const int index = trace.region.add(std::move(node));
   trace.eager.push_back(std::move(form));
   trace.objects.push_back(nullptr);

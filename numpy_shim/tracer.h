@@ -37,7 +37,8 @@ struct Location {
   X(exception, "exception leaves the frame")                              \
   X(size_cap, "region reached its size cap")                              \
   X(unused, "no longer used: computed for NumPy's floating-point warnings") \
-  X(warning, "a warning is shown: the region's own warnings come first")
+  X(warning, "a warning is shown: the region's own warnings come first") \
+  X(line_end, "the line ends: NumPy's error state or the warnings filters make errors visible there")
 
 enum class Reason {
 #define NPY_REASON_ENUM(name, text) k_##name,
