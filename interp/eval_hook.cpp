@@ -12,10 +12,10 @@
 
 #include "common/stats.h"
 #include "interp/evaluator.h"
+#include "jit/trace_log.h"
 #include "numpy_shim/blas_threads.h"
 #include "numpy_shim/numpy_api.h"
 #include "numpy_shim/trace.h"
-#include "numpy_shim/tracer.h"
 #include "numpy_shim/tracer.h"
 
 namespace npy::interp {
@@ -151,6 +151,20 @@ void run_segment_call() {
   return numpy_shim::flush(numpy_shim::Reason::k_call, where, "a generator resumed") < 0 ? 1 : 0;
 }
 
+// The first frame a tracer or profiler sees: npython says it steps aside.
+[[gnu::noinline, gnu::cold]] void note_tracing_once() {
+  jit::note_stepped_aside(
+      "a tracer or profiler is active (sys.settrace or sys.setprofile: a debugger, coverage, cProfile); "
+      "the frames it sees run in CPython's own evaluator, without regions");
+}
+
+inline void note_tracing() {
+  static bool noted = false;
+  if (noted) return;
+  noted = true;
+  note_tracing_once();
+}
+
 // Called for every Python frame: its common paths end in tail calls, with
 // what else it may call kept out of line.
 PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int throwflag) {
@@ -166,6 +180,7 @@ PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int
     }
     return evaluate_frame(tstate, frame, decision.code);
   }
+  if (decision.handover == Handover::kTracing) note_tracing();
   if (decision.handover == Handover::kGenerator && numpy_shim::g_live_lazies) {
     throwflag |= flush_before_generator(frame);
   }

@@ -65,6 +65,16 @@ void set_log_channels(unsigned mask) { g_log_mask = mask; }
 
 bool log_enabled(LogChannel channel) { return (g_log_mask & static_cast<unsigned>(channel)) != 0; }
 
+namespace {
+std::vector<std::string> g_stepped_aside;  // each reason once, in the order they came
+}  // namespace
+
+void note_stepped_aside(const std::string& why) {
+  if (std::find(g_stepped_aside.begin(), g_stepped_aside.end(), why) != g_stepped_aside.end()) return;
+  g_stepped_aside.push_back(why);
+  if (g_log_mask != 0) std::fprintf(stderr, "npython: %s\n", why.c_str());
+}
+
 void log_text(LogChannel channel, const std::string& text) {
   const char* name = "";
   for (const ChannelName& c : kChannels) {
@@ -125,6 +135,7 @@ std::string format_explain() {
     return a.total.seconds > b.total.seconds;
   });
   std::ostringstream out;
+  for (const std::string& why : g_stepped_aside) out << "npython stepped aside: " << why << '\n';
   out << "npython --explain: " << rows.size()
       << " region boundaries and eager NumPy calls, most costly first\n";
   char line[64];

@@ -17,6 +17,12 @@ bool log_enabled(LogChannel channel);
 // One log entry to stderr, each line prefixed "[npython:<channel>] ".
 void log_text(LogChannel channel, const std::string& text);
 
+// npython steps aside for part or all of the run (a tracer or profiler is
+// active, an unsupported NumPy): the program runs on, and `why` is said once
+// on stderr ("npython: <why>") when any NPY_JIT_LOG channel is on, and at
+// the top of the --explain report in any case.
+void note_stepped_aside(const std::string& why);
+
 int register_site(const std::string& where);
 const std::string& site_text(int site);
 

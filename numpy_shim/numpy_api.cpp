@@ -5,7 +5,9 @@
 #include <numpy/arrayobject.h>
 
 #include <cstdint>
+#include <string>
 
+#include "jit/trace_log.h"
 #include "numpy_shim/inner_loops.h"
 
 namespace npy::numpy_shim {
@@ -13,6 +15,27 @@ namespace npy::numpy_shim {
 PyTypeObject* g_ndarray_type = nullptr;
 
 namespace {
+
+// NumPy's C API did not load, or the NumPy is older than 2.0 (the exception
+// set says which): the program runs on with NumPy alone, and npython says
+// why.
+void note_unsupported_numpy(PyObject* numpy) {
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  PyObject* text = value ? PyObject_Str(value) : nullptr;
+  PyObject* version = PyObject_GetAttrString(numpy, "__version__");
+  const char* message = text ? PyUnicode_AsUTF8(text) : nullptr;
+  const char* number = version && PyUnicode_Check(version) ? PyUnicode_AsUTF8(version) : nullptr;
+  PyErr_Clear();
+  jit::note_stepped_aside(std::string("NumPy ") + (number ? number : "(version unknown)") +
+                          " is not one npython runs with, so NumPy runs every operation itself (" +
+                          (message ? message : "its C API did not load") + ")");
+  Py_XDECREF(text);
+  Py_XDECREF(version);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(traceback);
+}
 
 // False while NumPy is in sys.modules but still importing itself.
 bool load_api_if_numpy_imported(PyObject* modules) {
@@ -31,7 +54,14 @@ bool load_api_if_numpy_imported(PyObject* modules) {
   if (initializing > 0) return false;
   if (initializing < 0) return true;
   if (_import_array() < 0) {
-    PyErr_Clear();
+    note_unsupported_numpy(numpy);
+    return true;
+  }
+  // NumPy 1.x loads the API, but its rules (value-based casting of Python
+  // scalars, among others) are not the ones regions follow.
+  if (PyArray_GetNDArrayCFeatureVersion() < NPY_2_0_API_VERSION) {
+    PyErr_SetString(PyExc_ImportError, "npython needs NumPy 2.0 or later");
+    note_unsupported_numpy(numpy);
     return true;
   }
   g_ndarray_type = &PyArray_Type;

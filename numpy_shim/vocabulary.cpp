@@ -152,9 +152,18 @@ Tables build_tables() {
   return t;
 }
 
+// Built on first use. Modules the build imports may run frames of their
+// own, which ask again meanwhile: they are told of no NumPy callable.
 Tables& tables() {
-  static Tables t = build_tables();
-  return t;
+  static Tables built;
+  static Tables none;
+  static enum { kNotBuilt, kBuilding, kBuilt } state = kNotBuilt;
+  if (state == kBuilt) return built;
+  if (state == kBuilding) return none;
+  state = kBuilding;
+  built = build_tables();
+  state = kBuilt;
+  return built;
 }
 
 }  // namespace
