@@ -233,7 +233,7 @@ class Program:
     results: list            # node names
     tags: list
     scales: list             # per result: source of the scale expression or None
-    mode: str                # ignore | default | inner
+    mode: str                # ignore | default | inner | raise | record (_run)
     calls: int
     notes: list = field(default_factory=list)
     late: bool = False       # scales and error bounds computed after the last operation
@@ -1354,7 +1354,7 @@ def _program(draw):
         node = by_name[r]
         tags.append(tag_of(node.bound, node.name in b.tainted))
         scales.append(node.reduce_call if (node.bound[0] in ("S", "I") and node.reduce_call) else None)
-    mode = b.pick(["ignore"] * 7 + ["default"] * 2 + ["inner"])
+    mode = b.pick(["ignore"] * 7 + ["default"] * 2 + ["inner", "raise", "record"])
     calls = 2 if b.chance(15) else 1
     return Program(seed, inputs, nodes, results, tags, scales, mode, calls, late=b.chance(70))
 
@@ -1366,6 +1366,7 @@ import base64
 import functools
 import hashlib
 import sys
+import warnings
 
 import numpy as np
 
@@ -1553,6 +1554,18 @@ def _run(i, make, prog, tags, mode, calls):
             if mode == "ignore":
                 with np.errstate(all="ignore"):
                     _emit(i, c, tags, prog(*args))
+            elif mode == "raise":
+                # The first floating-point error raises, from its line.
+                with np.errstate(all="raise"):
+                    results = prog(*args)
+                _emit(i, c, tags, results)
+            elif mode == "record":
+                # Warnings as the program sees them when it records them.
+                with warnings.catch_warnings(record=True) as seen:
+                    warnings.simplefilter("always")
+                    results = prog(*args)
+                print(f"W {i} {c} {[(w.category.__name__, str(w.message), w.lineno) for w in seen]!r}")
+                _emit(i, c, tags, results)
             else:
                 _emit(i, c, tags, prog(*args))
     except Exception as e:
