@@ -1781,19 +1781,22 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       // statement, `del`) and a return. (Calls of the program's functions
       // compute pending regions first; other frames, such as NumPy's own
       // Python code the tracer calls while it records, leave them alone.)
-      // An error is raised from the instruction of the region's last op: its
-      // line, and the handler of a `try` around it.
+      // An error is raised from the instruction of the op that raised it (or
+      // else of the region's last op): its line, and the handler of a `try`
+      // around it.
       numpy_shim::Trace* pending = numpy_shim::pending_trace();
       const int base = base_opcode[opcode];
-      if (pending && pending->last_op_code == code &&
+      if (pending && pending->last_op.code == code &&
           (base == RETURN_VALUE ||
            ((base == STORE_FAST || base == STORE_DEREF || base == POP_TOP) && numpy_shim::is_lazy(TOP())) ||
            (base == DELETE_FAST && GETLOCAL(oparg) && numpy_shim::is_lazy(GETLOCAL(oparg))) ||
            (line_of(code_info, code, INSTR_INDEX()) != pending->last_op_line &&
             line_of(code_info, code, INSTR_INDEX()) >= 0))) {
-        const int recorded_at = pending->last_op_offset;
+        const int last_op = pending->last_op.offset;
+        numpy_shim::g_failed_op = {};
         if (materialize_frames(numpy_shim::Reason::k_line_end, LOCATION(), nullptr, sp) < 0) {
-          *f.prev_instr = first_instr + recorded_at;
+          const numpy_shim::RecordedAt failed = numpy_shim::g_failed_op;
+          *f.prev_instr = first_instr + (failed.code == code ? failed.offset : last_op);
           goto error;
         }
         CHECK_EVAL_BREAKER();

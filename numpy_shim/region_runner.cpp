@@ -704,16 +704,22 @@ class Runner {
     const int raised = form.kind == EagerForm::Kind::kCompare
                            ? 0
                            : std::fetestexcept(jit::kNumpyFpFlags);
-    if (!value) return -1;
+    if (!value) return failed_at(i);
     trace_.objects[i] = value;
     release_inputs_of(index, at);
     if (flags && form.reports_at_call_site) *flags |= raised;
     if (flags && noted) *flags |= reported_flags();
     if (reporting && raised && form.reports_at_call_site &&
         report_fp_flags(raised, modes_, form.ufunc_name, nodes_[i].site) < 0) {
-      return -1;
+      return failed_at(i);
     }
     return 0;
+  }
+
+  // -1, the exception set having come from node i (g_failed_op).
+  int failed_at(std::size_t i) const {
+    g_failed_op = i < trace_.recorded_at.size() ? trace_.recorded_at[i] : RecordedAt{};
+    return -1;
   }
 
   // The axes of an array (`shape`, byte `strides`) as NumPy's reduction

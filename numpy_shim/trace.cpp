@@ -9,6 +9,7 @@ namespace npy::numpy_shim {
 
 long g_live_lazies = 0;
 bool g_regions_end_at_lines = false;
+RecordedAt g_failed_op;
 
 namespace {
 

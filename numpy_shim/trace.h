@@ -38,6 +38,13 @@ struct EagerForm {
   const char* ufunc_name = "";
 };
 
+// Where the program recorded an op: its code object (compared, not held)
+// and instruction.
+struct RecordedAt {
+  PyCodeObject* code = nullptr;
+  int offset = 0;  // in code units
+};
+
 struct Trace {
   jit::Region region;
   std::vector<EagerForm> eager;     // per node
@@ -46,10 +53,10 @@ struct Trace {
   std::vector<std::pair<PyObject*, int>> input_nodes;  // input object -> its node
   long live_handles = 0;
   bool done = false;
-  // Where the last op was recorded (the code object only compared, not
-  // held), and its line: where regions end at lines (g_regions_end_at_lines).
-  PyCodeObject* last_op_code = nullptr;
-  int last_op_offset = 0;  // in code units
+  // Where each op was recorded (per node; none for inputs), and the line of
+  // the last one: where regions end at lines (g_regions_end_at_lines).
+  std::vector<RecordedAt> recorded_at;
+  RecordedAt last_op;
   int last_op_line = -1;
   // The exception running the trace raised (type, value, traceback; owned),
   // raised again for every value of the trace asked for afterwards.
@@ -73,6 +80,10 @@ extern long g_live_lazies;
 // that recorded their ops (Deferral::kToLineEnd, errstate.h): set when a
 // region opens. The evaluator reads it while lazy values exist.
 extern bool g_regions_end_at_lines;
+
+// The op whose computation raised the exception a region's run last
+// raised, where the program recorded it (the instruction that raises it).
+extern RecordedAt g_failed_op;
 
 // The trace a lazy value belongs to and its node there.
 Trace* trace_of(PyObject* lazy);

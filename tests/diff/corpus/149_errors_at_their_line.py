@@ -45,6 +45,12 @@ def raising():
         except FloatingPointError as e:
             print("statement", e, where_raised(e))
         try:
+            z = (small * 2.0
+                 + np.exp(x)
+                 - 1.0)
+        except FloatingPointError as e:
+            print("multi-line", e, where_raised(e))
+        try:
             helper(x)
         except FloatingPointError as e:
             print("in helper", e, where_raised(e))
