@@ -1790,8 +1790,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           (base == RETURN_VALUE ||
            ((base == STORE_FAST || base == STORE_DEREF || base == POP_TOP) && numpy_shim::is_lazy(TOP())) ||
            (base == DELETE_FAST && GETLOCAL(oparg) && numpy_shim::is_lazy(GETLOCAL(oparg))) ||
-           (line_of(code_info, code, INSTR_INDEX()) != pending->last_op_line &&
-            line_of(code_info, code, INSTR_INDEX()) >= 0))) {
+           [&] {
+             const int line = line_of(code_info, code, INSTR_INDEX());  // -1: none, as for some jumps
+             return line >= 0 && line != pending->last_op_line;
+           }())) {
         const int last_op = pending->last_op.offset;
         numpy_shim::g_failed_op = {};
         if (materialize_frames(numpy_shim::Reason::k_line_end, LOCATION(), nullptr, sp) < 0) {
