@@ -16,6 +16,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,11 @@
 #include "jit/warm_up.h"
 #include "launcher/command_line.h"
 #include "launcher/controls.h"
+#include "launcher/python_installation.h"
 #include "launcher/runtime_module.h"
 #include "numpy_shim/default_float.h"
 #include "numpy_shim/diagnostics.h"
+#include "bench_driver.h"
 #include "version.h"
 
 namespace {
@@ -137,14 +140,8 @@ void report() {
 void set_up(Config& config, const Launch& launch) {
   PyStatus status = PyConfig_SetBytesArgv(config.get(), launch.argc, launch.argv);
   if (PyStatus_Exception(status)) exit_on(status, launch.scan);
-  // CPython finds its standard library relative to the executable, which
-  // for npython is not where that library is: point it at the CPython npython
-  // was built against, unless the user's PYTHONHOME is in force.
-  const char* user_home = std::getenv("PYTHONHOME");
-  if (!user_home || !*user_home || launch.scan.ignore_environment) {
-    status = PyConfig_SetBytesString(config.get(), &config.get()->home, NPYTHON_PYTHON_HOME);
-    if (PyStatus_Exception(status)) exit_on(status, launch.scan);
-  }
+  status = npy::set_python_installation(config.get());
+  if (PyStatus_Exception(status)) exit_on(status, launch.scan);
 }
 
 void run_interpreter(Launch& launch) {
@@ -239,12 +236,24 @@ int main(int argc, char** argv) {
     return 2;
   }
   launch.controls = *controls;
-  // --bench: this process runs the benchmark driver (plain CPython); the
-  // driver starts the program in fresh npython processes.
+  // A venv of another CPython (CPython reads pyvenv.cfg unless PYTHONHOME is
+  // in force).
+  const char* python_home = std::getenv("PYTHONHOME");
+  const bool home_in_force = python_home && *python_home && !launch.scan.ignore_environment;
+  const auto mismatch = home_in_force ? std::nullopt : npy::foreign_venv(npy::executable_path(argv[0]));
+  if (mismatch) {
+    std::fprintf(stderr, "npython: %s\n", mismatch->c_str());
+    return 2;
+  }
+  // --bench: this process runs the benchmark driver (plain CPython, its
+  // source given as -c code, -P keeping the working directory off its
+  // sys.path); the driver starts the program in fresh npython processes.
   std::vector<char*> bench_argv;
   if (launch.scan.bench_index) {
     bench_argv.push_back(argv[0]);
-    bench_argv.push_back(const_cast<char*>(NPYTHON_BENCH_DRIVER));
+    bench_argv.push_back(const_cast<char*>("-P"));
+    bench_argv.push_back(const_cast<char*>("-c"));
+    bench_argv.push_back(const_cast<char*>(kBenchDriverSource));
     for (int i = static_cast<int>(launch.scan.bench_index) + 1; i < argc; ++i) {
       bench_argv.push_back(argv[i]);
     }
