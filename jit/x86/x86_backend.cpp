@@ -2230,6 +2230,7 @@ class StagedKernelBuilder : public KernelBuilder {
     }
     cc_.xor_(buffer_offset_, buffer_offset_);
     cc_.mov(j_left, inner_count_);
+    buffer_by_blocks(j_left);
     cc_.test(j_left, j_left);
     cc_.jz(after_j);
     cc_.bind(over_j);
@@ -2247,6 +2248,94 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.jnz(over_j);
     cc_.bind(after_j);
     return true;
+  }
+
+  // Where the one buffered input's rows run along J element by element at
+  // run time (X[N, J] in C order), its entries fill four j at a time: each
+  // group of four points reads four elements of each of its four rows as
+  // one vector, and a 4x4 transposition in registers gives the group's
+  // values in four entries. Element-by-element loads cost a load per
+  // element and reread each row's cache lines for every j. `j_left` keeps
+  // the j left to buffer one at a time (J % 4, or all J in other layouts).
+  // AVX2 kernels only: the transposition's VEX-only shuffles would limit an
+  // AVX-512 kernel's registers.
+  void buffer_by_blocks(const x86::Gp& j_left) {
+    if (vc_.bits() != 256) return;
+    int buffered = -1;
+    for (std::size_t i = 0; i < buffers_.size(); ++i) {
+      if (!buffers_[i].isValid()) continue;
+      if (buffered >= 0) return;
+      buffered = static_cast<int>(i);
+    }
+    if (buffered < 0) return;
+    const std::size_t i = static_cast<std::size_t>(buffered);
+    const int size = itemsize(region_.nodes[group_.inputs[i]].dtype);  // lane_bits == bits_ (setup_input)
+    const int groups = step_vectors_ * lanes_ / 4;
+    const std::int32_t entry = vc_.bytes() * step_vectors_;
+    Label one_at_a_time = cc_.newLabel();
+    Label over_blocks = cc_.newLabel();
+    x86::Gp blocks = cc_.newInt64("blocks");
+    cc_.cmp(along_j_[i], size);
+    cc_.jne(one_at_a_time);
+    cc_.mov(blocks, j_left);
+    cc_.shr(blocks, 2);
+    cc_.jz(one_at_a_time);
+    cc_.and_(j_left, 3);
+    cc_.bind(over_blocks);
+    const x86::Gp& stride = strides_[i];
+    const x86::Gp& triple = triple_strides_[i];
+    for (int g = 0; g < groups; ++g) {
+      const x86::Gp at = points_past(inner_at_[i], stride, 4 * g);
+      const x86::Mem rows[4] = {x86::ptr(at), x86::ptr(at, stride), x86::ptr(at, stride, 1), x86::ptr(at, triple)};
+      x86::Gp ahead = cc_.newIntPtr();
+      cc_.lea(ahead, x86::ptr(at, stride, 2));
+      for (int q = 0; q < 4; ++q) {
+        x86::Mem next = rows[q];
+        next.setBase(ahead);
+        cc_.prefetcht0(next);
+      }
+      auto entry_at = [&](int q) { return x86::ptr(buffers_[i], buffer_offset_, 0, q * entry + g * 4 * size); };
+      if (size == 8) {
+        x86::Ymm r[4], t[4], columns[4];
+        for (int q = 0; q < 4; ++q) {
+          r[q] = cc_.newYmm();
+          t[q] = cc_.newYmm();
+          columns[q] = cc_.newYmm();
+          cc_.vmovupd(r[q], rows[q]);
+        }
+        cc_.vunpcklpd(t[0], r[0], r[1]);  // (r0[0], r1[0], r0[2], r1[2])
+        cc_.vunpckhpd(t[1], r[0], r[1]);  // (r0[1], r1[1], r0[3], r1[3])
+        cc_.vunpcklpd(t[2], r[2], r[3]);
+        cc_.vunpckhpd(t[3], r[2], r[3]);
+        cc_.vperm2f128(columns[0], t[0], t[2], 0x20);
+        cc_.vperm2f128(columns[1], t[1], t[3], 0x20);
+        cc_.vperm2f128(columns[2], t[0], t[2], 0x31);
+        cc_.vperm2f128(columns[3], t[1], t[3], 0x31);
+        for (int q = 0; q < 4; ++q) cc_.vmovupd(entry_at(q), columns[q]);
+      } else {
+        x86::Xmm r[4], t[4], columns[4];
+        for (int q = 0; q < 4; ++q) {
+          r[q] = cc_.newXmm();
+          t[q] = cc_.newXmm();
+          columns[q] = cc_.newXmm();
+          cc_.vmovups(r[q], rows[q]);
+        }
+        cc_.vunpcklps(t[0], r[0], r[1]);  // (r0[0], r1[0], r0[1], r1[1])
+        cc_.vunpckhps(t[1], r[0], r[1]);  // (r0[2], r1[2], r0[3], r1[3])
+        cc_.vunpcklps(t[2], r[2], r[3]);
+        cc_.vunpckhps(t[3], r[2], r[3]);
+        cc_.vmovlhps(columns[0], t[0], t[2]);
+        cc_.vmovhlps(columns[1], t[2], t[0]);
+        cc_.vmovlhps(columns[2], t[1], t[3]);
+        cc_.vmovhlps(columns[3], t[3], t[1]);
+        for (int q = 0; q < 4; ++q) cc_.vmovups(entry_at(q), columns[q]);
+      }
+    }
+    cc_.add(inner_at_[i], 4 * size);
+    cc_.add(buffer_offset_, 4 * entry);
+    cc_.dec(blocks);
+    cc_.jnz(over_blocks);
+    cc_.bind(one_at_a_time);
   }
 
   // The loop's value at (k, j) for each vector of the step, added (squared,

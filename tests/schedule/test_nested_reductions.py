@@ -40,3 +40,28 @@ def test_labels_come_from_one_staged_kernel(tmp_path, spelling, coordinates, mea
     counters = json.loads(stats.read_text())
     assert counters.get("jit.staged_reduction_runs") == 1
     assert counters.get("jit.fallbacks", 0) == 0
+
+
+def has_avx2():
+    with open("/proc/cpuinfo") as f:
+        flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    return {"avx2", "fma", "bmi2"} <= set(flags)
+
+
+# An AVX2 kernel reads the points of X[N, J] (C order) four j at a time and
+# transposes them in registers (x86_backend.cpp, buffer_by_blocks): its
+# listing shows the transposition's shuffles; J % 4 and the labels' values
+# are the differential test's above.
+@pytest.mark.skipif(not has_avx2(), reason="needs a CPU with AVX2")
+@pytest.mark.parametrize("dtype, shuffle", [("float64", "vperm2f128"), ("float32", "vmovlhps")])
+def test_points_are_read_in_blocks_of_four_coordinates(tmp_path, dtype, shuffle):
+    script = tmp_path / "labels.py"
+    script.write_text(PROGRAM)
+    args = [str(script), "13", "3", dtype, "sum"]
+    expected = harness.run(harness.PYTHON3, args)
+    got = harness.run(harness.NPYTHON, args, env_extra={"NPY_VECTOR_ISA": "avx2", "NPY_KERNEL_CACHE": "off",
+                                                       "NPY_JIT_LOG": "output_code"})
+    assert got.returncode == expected.returncode == 0, got.stderr
+    assert got.stdout == expected.stdout
+    staged = got.stderr[got.stderr.index("staged pairwise argmin(sum)"):]
+    assert shuffle in staged
