@@ -2287,6 +2287,9 @@ class StagedKernelBuilder : public KernelBuilder {
     for (int g = 0; g < groups; ++g) {
       const x86::Gp at = points_past(inner_at_[i], stride, 4 * g);
       const x86::Mem rows[4] = {x86::ptr(at), x86::ptr(at, stride), x86::ptr(at, stride, 1), x86::ptr(at, triple)};
+      // The same elements of the next step's rows, asked for ahead: reads
+      // that cross four rows at once are not a pattern the hardware
+      // prefetcher follows, and the loads waited on memory.
       x86::Gp ahead = cc_.newIntPtr();
       cc_.lea(ahead, x86::ptr(at, stride, 2));
       for (int q = 0; q < 4; ++q) {
