@@ -1786,7 +1786,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       // around it.
       numpy_shim::Trace* pending = numpy_shim::pending_trace();
       const int base = base_opcode[opcode];
-      if (pending && pending->last_op.code == code &&
+      if (pending && pending->last_op().code == code &&
           (base == RETURN_VALUE ||
            ((base == STORE_FAST || base == STORE_DEREF || base == POP_TOP) && numpy_shim::is_lazy(TOP())) ||
            (base == DELETE_FAST && GETLOCAL(oparg) && numpy_shim::is_lazy(GETLOCAL(oparg))) ||
@@ -1794,7 +1794,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
              const int line = line_of(code_info, code, INSTR_INDEX());  // -1: none, as for some jumps
              return line >= 0 && line != pending->last_op_line;
            }())) {
-        const int last_op = pending->last_op.offset;
+        const int last_op = pending->last_op().offset;
         numpy_shim::g_failed_op = {};
         if (materialize_frames(numpy_shim::Reason::k_line_end, LOCATION(), nullptr, sp) < 0) {
           const numpy_shim::RecordedAt failed = numpy_shim::g_failed_op;

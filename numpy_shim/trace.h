@@ -53,11 +53,12 @@ struct Trace {
   std::vector<std::pair<PyObject*, int>> input_nodes;  // input object -> its node
   long live_handles = 0;
   bool done = false;
-  // Where each op was recorded (per node; none for inputs), and the line of
-  // the last one: where regions end at lines (g_regions_end_at_lines).
+  // Where each op was recorded (per node, up to the last op; none for
+  // inputs), and the line of the last one: where regions end at lines
+  // (g_regions_end_at_lines).
   std::vector<RecordedAt> recorded_at;
-  RecordedAt last_op;
   int last_op_line = -1;
+  RecordedAt last_op() const { return recorded_at.empty() ? RecordedAt{} : recorded_at.back(); }
   // The exception running the trace raised (type, value, traceback; owned),
   // raised again for every value of the trace asked for afterwards.
   PyObject* error[3] = {nullptr, nullptr, nullptr};

@@ -340,12 +340,11 @@ int add_node(Trace& trace, jit::Node node, EagerForm form, const Location& where
   // np.where and astype give 0-d arrays where ufuncs give scalars.
   form.gives_scalar = node.shape.empty() && kind != jit::OpKind::kCast && node.op != Op::where;
   node.site = site_of(where);
-  trace.last_op = RecordedAt{where.code, where.offset};
   const SiteInfo* site = site_info(node.site);
   trace.last_op_line = site ? site->lineno : -1;
   const int index = trace.region.add(std::move(node));
   if (trace.recorded_at.size() <= static_cast<std::size_t>(index)) trace.recorded_at.resize(index + 1);
-  trace.recorded_at[index] = trace.last_op;
+  trace.recorded_at[index] = RecordedAt{where.code, where.offset};
   trace.eager.push_back(std::move(form));
   trace.objects.push_back(nullptr);
   trace.handles.push_back(0);
