@@ -5,8 +5,8 @@
 # Unpacks the runtime archive of scripts/make_bundle.sh ($NPYTHON_BUNDLE,
 # default build-bundle/npython-runtime.tar.xz) into ${TMPDIR:-/tmp} once per
 # archive, then makes python3 the archive's CPython 3.11 and lets build/npython
-# (whose run path names the build machine's Python) find libpython,
-# Boost.Python and the standard library there.
+# (whose run path names the build machine's Python) find libpython and the
+# standard library there.
 
 # In a subshell, so that its shell options stay out of the caller's shell.
 home=$(

@@ -28,7 +28,7 @@ cp "$libdir/$soname" "$home/lib/"
 
 # npython's libraries other than libpython and those every Ubuntu 24.04 with
 # a C++ compiler's runtime has (glibc, libstdc++, libgcc_s, libgomp):
-# Boost.Python 3.11 (asmjit is linked in statically).
+# none today (asmjit is linked in statically), but any that appears is packed.
 ldd "$npython" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name path; do
   case $name in
     libc.so.*|libm.so.*|libstdc++.so.*|libgcc_s.so.*|libgomp.so.*|"$soname") ;;
