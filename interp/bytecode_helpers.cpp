@@ -523,7 +523,7 @@ void raise_unbound_local(PyCodeObject* code, int index) {
 
 void raise_unbound_cell(PyCodeObject* code, int index) {
   if (PyErr_Occurred()) return;
-  if (index < code->co_nplaincellvars + code->co_nlocals) {
+  if (index < code->co_nlocalsplus - code->co_nfreevars) {  // not a free variable
     raise_unbound_local(code, index);
   } else {
     raise_name_error(PyExc_NameError,

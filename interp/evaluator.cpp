@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "evaluator_version.h"
 #include "interp/bytecode_helpers.h"
 #include "interp/exception_groups.h"
 #include "interp/lazy_frames.h"
@@ -33,7 +34,12 @@
 namespace npy::interp {
 namespace {
 
+// A dict's version tag changes whenever the dict does (PEP 509). CPython 3.12
+// deprecates the field for 3.14, where it goes; it is still kept up to date.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 std::uint64_t dict_tag(PyObject* dict) { return reinterpret_cast<PyDictObject*>(dict)->ma_version_tag; }
+#pragma GCC diagnostic pop
 
 // Loads a global or builtin by name: a new reference, or NULL with an
 // exception set. Fills `cache` (may be null) when the lookup ran no Python
@@ -123,8 +129,8 @@ bool find_handler(PyCodeObject* code, int index, Handler* out) {
 // container[sub], with list[i] and tuple[i] for a small non-negative int i
 // read directly (what their own subscript would return).
 [[gnu::noinline]] PyObject* subscript(PyObject* container, PyObject* sub) {
-  if (PyLong_CheckExact(sub) && static_cast<std::size_t>(Py_SIZE(sub)) <= 1) {
-    const Py_ssize_t i = reinterpret_cast<PyLongObject*>(sub)->ob_digit[0] * Py_SIZE(sub);
+  Py_ssize_t i;
+  if (version::small_nonnegative_int(sub, &i)) {
     if (PyList_CheckExact(container) && i < PyList_GET_SIZE(container)) {
       return Py_NewRef(PyList_GET_ITEM(container, i));
     }
@@ -243,7 +249,7 @@ PyObject* vectorcall(PyThreadState* tstate, PyObject* callable, PyObject* const*
         *reinterpret_cast<vectorcallfunc*>(reinterpret_cast<char*>(callable) + type->tp_vectorcall_offset);
     if (func) {
       PyObject* res = func(callable, args, nargsf, kwnames);
-      if (NPY_LIKELY((res != nullptr) == (tstate->curexc_type == nullptr))) return res;
+      if (NPY_LIKELY((res != nullptr) == !version::error_set(tstate))) return res;
       return _Py_CheckFunctionResult(tstate, callable, res, nullptr);
     }
   }
@@ -255,17 +261,14 @@ bool is_numpy_pair(PyObject* left, PyObject* right) {
          Py_TYPE(left) == numpy_shim::g_ndarray_type || Py_TYPE(right) == numpy_shim::g_ndarray_type;
 }
 
-// Whether CPython 3.11 compares these as its specialized instructions do
-// (COMPARE_OP_INT_JUMP, _FLOAT_JUMP, _STR_JUMP): with the type's own
+// Whether CPython compares these as its specialized instructions do
+// (COMPARE_OP_INT, _FLOAT, _STR; in 3.11 only before a conditional jump): with the type's own
 // comparison, without PyObject_RichCompare's recursion check, so that the
 // RecursionError of a deep recursion comes from where it comes in CPython.
 bool compared_as_specialized(PyObject* left, PyObject* right, int op, int next_opcode) {
-  if (next_opcode != POP_JUMP_FORWARD_IF_FALSE && next_opcode != POP_JUMP_FORWARD_IF_TRUE &&
-      next_opcode != POP_JUMP_BACKWARD_IF_FALSE && next_opcode != POP_JUMP_BACKWARD_IF_TRUE) {
-    return false;
-  }
+  if (!version::comparison_specializes(next_opcode)) return false;
   if (PyLong_CheckExact(left) && PyLong_CheckExact(right)) {
-    return Py_ABS(Py_SIZE(left)) <= 1 && Py_ABS(Py_SIZE(right)) <= 1;
+    return version::is_compact_int(left) && version::is_compact_int(right);
   }
   if (PyFloat_CheckExact(left) && PyFloat_CheckExact(right)) return true;
   return PyUnicode_CheckExact(left) && PyUnicode_CheckExact(right) && (op == Py_EQ || op == Py_NE);
@@ -319,6 +322,20 @@ bool any_lazy(PyObject* const* values, int count) {
   return text.c_str();
 }
 
+// sys.displayhook(value), as the interactive prompt shows an expression
+// statement's value. 0, or -1 with an exception set.
+int display_value(PyObject* value) {
+  PyObject* hook = PySys_GetObject("displayhook");  // borrowed
+  if (!hook) {
+    PyErr_SetString(PyExc_RuntimeError, "lost sys.displayhook");
+    return -1;
+  }
+  PyObject* res = PyObject_CallOneArg(hook, value);
+  if (!res) return -1;
+  Py_DECREF(res);
+  return 0;
+}
+
 PyObject* new_bool(bool b) {
   PyObject* r = b ? Py_True : Py_False;
   Py_INCREF(r);
@@ -328,7 +345,7 @@ PyObject* new_bool(bool b) {
 }  // namespace
 
 PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code_info) {
-  _PyCFrame cframe;
+  version::FrameLink cframe;
   npy_frame_enter(tstate, frame, &cframe);
   npy_frame_fields f;
   npy_frame_fields_get(frame, &f);
@@ -356,7 +373,9 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   PyObject* kwnames = nullptr;  // set by KW_NAMES for the next CALL
   int opcode = 0;
   int oparg = 0;
-  PyObject* retval = nullptr;
+  // Operands that several instructions share a handler for.
+  numpy_shim::UnaryOperator unary = numpy_shim::UnaryOperator::kNegative;
+  PyObject* attr_name = nullptr;
   ActiveFrame active(localsplus, code->co_nlocalsplus);
 
 #define TOP() (sp[-1])
@@ -394,7 +413,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
                              : targets)
 #define DISPATCH()                                 \
   do {                                             \
-    if (NPY_UNLIKELY(cframe.use_tracing)) goto trace_and_dispatch; \
+    NPY_VERSION_TRACING_CHECK();                   \
     FETCH_AND_JUMP();                              \
   } while (0)
 // Where the frame is, for the tracer's sites and warnings.
@@ -413,11 +432,12 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 // or an array) and the operation was not traced. With no lazy value alive,
 // arrays too small to trace leave it false at once (nothing to compute
 // first, nothing for numpy_shim to do).
-#define TRACE_TOP_PAIR(trace)                                                   \
+#define TRACE_TOP_PAIR(trace) TRACE_TOP_PAIR_ARG(trace, oparg)
+#define TRACE_TOP_PAIR_ARG(trace, arg)                                          \
   (numpy_shim::g_ndarray_type && is_numpy_pair(SECOND(), TOP()) &&             \
    (numpy_shim::g_live_lazies || numpy_shim::may_trace_either(SECOND(), TOP())) && \
    ({                                                                          \
-     PyObject* traced_ = trace(oparg, SECOND(), TOP(), LOCATION());            \
+     PyObject* traced_ = trace(arg, SECOND(), TOP(), LOCATION());              \
      if (traced_) {                                                            \
        PyObject* right_ = POP();                                               \
        Py_DECREF(right_);                                                      \
@@ -430,7 +450,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
      true;                                                                     \
    }))
 // PyErr_Occurred() without looking the thread state up again.
-#define ERROR_SET() (tstate->curexc_type != nullptr)
+#define ERROR_SET() (version::error_set(tstate))
 #define CHECK_EVAL_BREAKER()                                       \
   do {                                                             \
     if (NPY_UNLIKELY((*eval_breaker || *signals_pending) && npy_handle_eval_breaker(tstate) != 0)) goto error; \
@@ -447,12 +467,14 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 #define NPY_SET_TARGET_kEvaluated(label, opcode) targets[opcode] = &&label;
 #define NPY_SET_TARGET_kGeneratorOnly(label, opcode)
 #define NPY_SET_TARGET_kHandedOver(label, opcode)
+#define NPY_SET_TARGET_kResumedInCpython(label, opcode) targets[opcode] = &&resume_in_cpython;
 #define NPY_SET_TARGET(name, support, lazy) NPY_SET_TARGET_##support(op_##name, name)
     NPY_OPCODE_TABLE(NPY_SET_TARGET)
 #undef NPY_SET_TARGET
 #undef NPY_SET_TARGET_kEvaluated
 #undef NPY_SET_TARGET_kGeneratorOnly
 #undef NPY_SET_TARGET_kHandedOver
+#undef NPY_SET_TARGET_kResumedInCpython
     for (int op = 0; op < 256; ++op) {
       const LazyUse use = kOpcodeInfos[op].lazy;
       const bool direct = targets[op] == &&op_unknown || use == LazyUse::kPasses || use == LazyUse::kTraces;
@@ -477,23 +499,6 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   DISPATCH();
   {
       TARGET(NOP)
-        DISPATCH();
-
-      TARGET(PRECALL)  // a specialisation hook only; CALL handles both layouts
-        SKIP_CACHES();
-        // CALL follows: run it without a dispatch of its own, unless a
-        // tracer may want to see it as an instruction of its own.
-        if (_Py_OPCODE(*next_instr) == CALL && !cframe.use_tracing) {
-          *f.prev_instr = next_instr;
-          opcode = CALL;
-          oparg = _Py_OPARG(*next_instr);
-          ++next_instr;
-          goto op_CALL;
-        }
-        DISPATCH();
-
-      TARGET(RESUME)
-        if (oparg < 2) CHECK_EVAL_BREAKER();
         DISPATCH();
 
       TARGET(EXTENDED_ARG) {
@@ -560,16 +565,19 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         DISPATCH();
       }
 
-      TARGET(UNARY_POSITIVE)
       TARGET(UNARY_NEGATIVE)
-      TARGET(UNARY_INVERT) {
+        unary = numpy_shim::UnaryOperator::kNegative;
+        goto unary_operator;
+
+      TARGET(UNARY_INVERT)
+        unary = numpy_shim::UnaryOperator::kInvert;
+        goto unary_operator;
+
+    unary_operator: {
         if (numpy_shim::g_ndarray_type) {
           PyObject* operand = TOP();
           if (numpy_shim::is_lazy(operand) || Py_TYPE(operand) == numpy_shim::g_ndarray_type) {
-            const auto which = opcode == UNARY_POSITIVE   ? numpy_shim::UnaryOperator::kPositive
-                               : opcode == UNARY_NEGATIVE ? numpy_shim::UnaryOperator::kNegative
-                                                          : numpy_shim::UnaryOperator::kInvert;
-            PyObject* traced = numpy_shim::trace_unary_operator(which, operand, LOCATION());
+            PyObject* traced = numpy_shim::trace_unary_operator(unary, operand, LOCATION());
             if (traced) {
               Py_DECREF(operand);
               TOP() = traced;
@@ -582,13 +590,13 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* value = TOP();
         const bool eager = NPY_UNLIKELY(numpy_shim::g_diagnostics) && numpy_shim::g_ndarray_type &&
                            Py_TYPE(value) == numpy_shim::g_ndarray_type &&
-                           numpy_shim::begin_eager_operator(opcode == UNARY_POSITIVE   ? "unary `+`"
-                                                            : opcode == UNARY_NEGATIVE ? "unary `-`"
-                                                                                       : "`~`",
+                           numpy_shim::begin_eager_operator(unary == numpy_shim::UnaryOperator::kPositive   ? "unary `+`"
+                                                            : unary == numpy_shim::UnaryOperator::kNegative ? "unary `-`"
+                                                                                                           : "`~`",
                                                             LOCATION(), true);
-        PyObject* res = opcode == UNARY_POSITIVE   ? PyNumber_Positive(value)
-                        : opcode == UNARY_NEGATIVE ? negative(value)
-                                                   : invert(value);
+        PyObject* res = unary == numpy_shim::UnaryOperator::kPositive   ? PyNumber_Positive(value)
+                        : unary == numpy_shim::UnaryOperator::kNegative ? negative(value)
+                                                                       : invert(value);
         if (NPY_UNLIKELY(eager)) numpy_shim::end_eager();
         Py_DECREF(value);
         TOP() = res;
@@ -643,23 +651,24 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(COMPARE_OP) {
+        const int compare = version::comparison_of(oparg);
         bool numpy_operand = false;
-        if (TRACE_TOP_PAIR(numpy_shim::trace_compare)) {
+        if (TRACE_TOP_PAIR_ARG(numpy_shim::trace_compare, compare)) {
           numpy_operand = true;
           if (numpy_shim::is_lazy(TOP()) || numpy_shim::is_lazy(SECOND())) {
-            MATERIALIZE_FRAMES(k_operation, compare_detail(oparg));
+            MATERIALIZE_FRAMES(k_operation, compare_detail(compare));
           }
         }
         PyObject* right = POP();
         PyObject* left = TOP();
         const bool eager = NPY_UNLIKELY(numpy_shim::g_diagnostics) && numpy_shim::g_ndarray_type &&
                            (numpy_operand || is_numpy_pair(left, right)) &&
-                           numpy_shim::begin_eager_operator(numpy_shim::describe_compare(oparg), LOCATION(),
+                           numpy_shim::begin_eager_operator(numpy_shim::describe_compare(compare), LOCATION(),
                                                             numpy_operand);
         const int next_opcode = base_opcode[_Py_OPCODE(next_instr[cache_units[opcode]])];
-        PyObject* res = compared_as_specialized(left, right, oparg, next_opcode)
-                            ? Py_TYPE(left)->tp_richcompare(left, right, oparg)
-                            : PyObject_RichCompare(left, right, oparg);
+        PyObject* res = compared_as_specialized(left, right, compare, next_opcode)
+                            ? Py_TYPE(left)->tp_richcompare(left, right, compare)
+                            : PyObject_RichCompare(left, right, compare);
         if (NPY_UNLIKELY(eager)) numpy_shim::end_eager();
         Py_DECREF(left);
         Py_DECREF(right);
@@ -784,24 +793,6 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         DISPATCH();
       }
 
-      TARGET(FOR_ITER) {
-        PyObject* it = TOP();
-        PyObject* item = (*Py_TYPE(it)->tp_iternext)(it);
-        if (item) {
-          PUSH(item);
-          DISPATCH();
-        }
-        if (PyErr_Occurred()) {
-          if (NPY_UNLIKELY(!PyErr_ExceptionMatches(PyExc_StopIteration))) goto error;
-          if (tstate->c_tracefunc) npy_trace_exception(tstate, frame);
-          PyErr_Clear();
-        }
-        --sp;
-        Py_DECREF(it);
-        JUMPBY(oparg);
-        DISPATCH();
-      }
-
       TARGET(JUMP_FORWARD)
         JUMPBY(oparg);
         DISPATCH();
@@ -810,66 +801,6 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         JUMPBY(-oparg);
         CHECK_EVAL_BREAKER();
         DISPATCH();
-
-      TARGET(POP_JUMP_FORWARD_IF_FALSE)
-      TARGET(POP_JUMP_FORWARD_IF_TRUE)
-      TARGET(POP_JUMP_BACKWARD_IF_FALSE)
-      TARGET(POP_JUMP_BACKWARD_IF_TRUE) {
-        PyObject* cond = POP();
-        int truth;
-        if (cond == Py_True) {
-          truth = 1;
-        } else if (cond == Py_False) {
-          truth = 0;
-        } else {
-          truth = PyObject_IsTrue(cond);
-        }
-        Py_DECREF(cond);
-        if (NPY_UNLIKELY(truth < 0)) goto error;
-        const bool jump_if = opcode == POP_JUMP_FORWARD_IF_TRUE || opcode == POP_JUMP_BACKWARD_IF_TRUE;
-        if ((truth != 0) == jump_if) {
-          if (opcode == POP_JUMP_FORWARD_IF_FALSE || opcode == POP_JUMP_FORWARD_IF_TRUE) {
-            JUMPBY(oparg);
-          } else {
-            JUMPBY(-oparg);
-            CHECK_EVAL_BREAKER();
-          }
-        }
-        DISPATCH();
-      }
-
-      TARGET(POP_JUMP_FORWARD_IF_NONE)
-      TARGET(POP_JUMP_FORWARD_IF_NOT_NONE)
-      TARGET(POP_JUMP_BACKWARD_IF_NONE)
-      TARGET(POP_JUMP_BACKWARD_IF_NOT_NONE) {
-        PyObject* value = POP();
-        const bool is_none = value == Py_None;
-        Py_DECREF(value);
-        const bool jump_if_none = opcode == POP_JUMP_FORWARD_IF_NONE || opcode == POP_JUMP_BACKWARD_IF_NONE;
-        if (is_none == jump_if_none) {
-          if (opcode == POP_JUMP_FORWARD_IF_NONE || opcode == POP_JUMP_FORWARD_IF_NOT_NONE) {
-            JUMPBY(oparg);
-          } else {
-            JUMPBY(-oparg);
-            CHECK_EVAL_BREAKER();
-          }
-        }
-        DISPATCH();
-      }
-
-      TARGET(JUMP_IF_FALSE_OR_POP)
-      TARGET(JUMP_IF_TRUE_OR_POP) {
-        PyObject* cond = TOP();
-        const int truth = cond == Py_True ? 1 : cond == Py_False ? 0 : PyObject_IsTrue(cond);
-        if (NPY_UNLIKELY(truth < 0)) goto error;
-        if ((truth != 0) == (opcode == JUMP_IF_TRUE_OR_POP)) {
-          JUMPBY(oparg);
-        } else {
-          --sp;
-          Py_DECREF(cond);
-        }
-        DISPATCH();
-      }
 
       TARGET(LOAD_GLOBAL) {
         GlobalCacheEntry* cache = global_caches ? &global_caches[oparg >> 1] : nullptr;
@@ -964,7 +895,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(COPY_FREE_VARS) {
         PyObject* closure = f.func->func_closure;
-        const int offset = code->co_nlocals + code->co_nplaincellvars;
+        const int offset = code->co_nlocalsplus - oparg;  // free variables come last
         for (int i = 0; i < oparg; ++i) {
           PyObject* cell = PyTuple_GET_ITEM(closure, i);
           Py_INCREF(cell);
@@ -980,21 +911,6 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           goto error;
         }
         Py_INCREF(value);
-        PUSH(value);
-        DISPATCH();
-      }
-
-      TARGET(LOAD_CLASSDEREF) {
-        PyObject* value = mapping_lookup(f.locals, PyTuple_GET_ITEM(code->co_localsplusnames, oparg));
-        if (!value) {
-          if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
-          value = PyCell_GET(GETLOCAL(oparg));
-          if (!value) {
-            raise_unbound_cell(code, oparg);
-            goto error;
-          }
-          Py_INCREF(value);
-        }
         PUSH(value);
         DISPATCH();
       }
@@ -1020,9 +936,9 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         DISPATCH();
       }
 
-      TARGET(LOAD_ATTR) {
+    load_attribute: {
         if (numpy_shim::is_lazy(TOP())) {
-          PyObject* known = numpy_shim::lazy_attribute(TOP(), PyTuple_GET_ITEM(names_tuple, oparg), LOCATION());
+          PyObject* known = numpy_shim::lazy_attribute(TOP(), attr_name, LOCATION());
           if (known) {
             Py_DECREF(TOP());
             TOP() = known;
@@ -1030,10 +946,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             DISPATCH();
           }
           if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
-          MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(PyTuple_GET_ITEM(names_tuple, oparg)));
+          MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(attr_name));
         } else if (NPY_UNLIKELY(numpy_shim::g_live_lazies) && PyFrame_Check(TOP())) {
           // A frame's f_locals copies its locals: their values, not lazy ones.
-          MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(PyTuple_GET_ITEM(names_tuple, oparg)));
+          MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(attr_name));
         }
         PyObject* owner = TOP();
         AttrCacheEntry* cache = attr_caches ? &attr_caches[INSTR_INDEX()] : nullptr;
@@ -1041,7 +957,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         if (NPY_LIKELY(cache && Py_TYPE(owner) == &PyModule_Type && module_cache_holds(cache, owner))) {
           res = Py_NewRef(cache->value);
         } else {
-          res = load_attr(owner, PyTuple_GET_ITEM(names_tuple, oparg), cache);
+          res = load_attr(owner, attr_name, cache);
           if (NPY_UNLIKELY(!res)) goto error;
         }
         Py_DECREF(owner);
@@ -1050,10 +966,9 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         DISPATCH();
       }
 
-      TARGET(LOAD_METHOD) {
+    load_method: {
         if (numpy_shim::is_lazy(TOP())) {
-          PyObject* name = PyTuple_GET_ITEM(names_tuple, oparg);
-          PyObject* traced = numpy_shim::lazy_method(TOP(), name);
+          PyObject* traced = numpy_shim::lazy_method(TOP(), attr_name);
           if (traced) {  // [method, self], as for an array
             PyObject* self = TOP();
             TOP() = Py_NewRef(traced);
@@ -1061,7 +976,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             SKIP_CACHES();
             DISPATCH();
           }
-          MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(name));
+          MATERIALIZE_FRAMES(k_attribute, PyUnicode_AsUTF8(attr_name));
         }
         PyObject* owner = TOP();
         AttrCacheEntry* cache = attr_caches ? &attr_caches[INSTR_INDEX()] : nullptr;
@@ -1074,7 +989,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           DISPATCH();
         }
         PyObject* meth = nullptr;
-        const int is_method = load_method(owner, PyTuple_GET_ITEM(names_tuple, oparg), &meth, cache);
+        const int is_method = load_method(owner, attr_name, &meth, cache);
         if (NPY_UNLIKELY(!meth)) goto error;
         if (is_method) {  // [meth, self]: the call passes self first
           TOP() = meth;
@@ -1235,7 +1150,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         DISPATCH();
       }
 
-      TARGET(RETURN_VALUE) {
+    return_top: {
         // A frame object keeps the locals once the frame returns: none of
         // them may be lazy then.
         if (numpy_shim::g_live_lazies && npy_frame_has_frame_object(frame)) {
@@ -1244,20 +1159,12 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         if (numpy_shim::is_lazy(TOP()) && !active.returns_to_evaluator()) {
           // The locals die with the frame (it has no frame object, and no
           // tracer will look at them): the region need not write them out.
-          if (!cframe.use_tracing) release_lazy_locals(localsplus, code->co_nlocalsplus);
+          if (!NPY_VERSION_TRACING()) release_lazy_locals(localsplus, code->co_nlocalsplus);
           PyObject* value = numpy_shim::materialize(TOP(), numpy_shim::Reason::k_returned, LOCATION(), nullptr);
           if (NPY_UNLIKELY(!value)) goto error;
           Py_SETREF(TOP(), value);
         }
-        retval = POP();
-        *f.stacktop = static_cast<int>(sp - localsplus);
-        if (cframe.use_tracing && npy_trace_return(tstate, frame, retval) != 0) {
-          Py_DECREF(retval);
-          goto exit_unwind;
-        }
-        npy_leave_recursive_call(tstate);
-        npy_frame_leave(tstate, &cframe);
-        return retval;
+        goto return_to_caller;
       }
 
       TARGET(BUILD_TUPLE) {
@@ -1273,15 +1180,6 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         if (NPY_UNLIKELY(!list)) goto error;
         while (--oparg >= 0) PyList_SET_ITEM(list, oparg, POP());
         PUSH(list);
-        DISPATCH();
-      }
-
-      TARGET(LIST_TO_TUPLE) {
-        PyObject* list = POP();
-        PyObject* tuple = PyList_AsTuple(list);
-        Py_DECREF(list);
-        if (NPY_UNLIKELY(!tuple)) goto error;
-        PUSH(tuple);
         DISPATCH();
       }
 
@@ -1506,21 +1404,6 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         DISPATCH();
       }
 
-      TARGET(IMPORT_STAR) {
-        // Frames with fast locals containing this are handed to CPython, so
-        // f.locals is the namespace to fill.
-        PyObject* module = POP();
-        if (!f.locals) {
-          PyErr_SetString(PyExc_SystemError, "no locals found during 'import *'");
-          Py_DECREF(module);
-          goto error;
-        }
-        const int err = import_all_from(f.locals, module);
-        Py_DECREF(module);
-        if (NPY_UNLIKELY(err)) goto error;
-        DISPATCH();
-      }
-
       TARGET(LOAD_BUILD_CLASS) {
         PyObject* build_class = mapping_lookup(f.builtins, names().build_class);
         if (!build_class) {
@@ -1551,21 +1434,6 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         const int err = mapping_store(f.locals, names().annotations, annotations);
         Py_DECREF(annotations);
         if (NPY_UNLIKELY(err)) goto error;
-        DISPATCH();
-      }
-
-      TARGET(PRINT_EXPR) {
-        PyObject* value = POP();
-        PyObject* hook = PySys_GetObject("displayhook");
-        if (!hook) {
-          PyErr_SetString(PyExc_RuntimeError, "lost sys.displayhook");
-          Py_DECREF(value);
-          goto error;
-        }
-        PyObject* res = PyObject_CallOneArg(hook, value);
-        Py_DECREF(value);
-        if (NPY_UNLIKELY(!res)) goto error;
-        Py_DECREF(res);
         DISPATCH();
       }
 
@@ -1663,17 +1531,6 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           PyErr_SetExcInfo(nullptr, Py_NewRef(match), nullptr);
           Py_DECREF(exc_value);
         }
-        DISPATCH();
-      }
-
-      TARGET(PREP_RERAISE_STAR) {
-        PyObject* excs = POP();
-        PyObject* orig = POP();
-        PyObject* val = prepare_reraise_star(orig, excs);
-        Py_DECREF(excs);
-        Py_DECREF(orig);
-        if (NPY_UNLIKELY(!val)) goto error;
-        PUSH(val);
         DISPATCH();
       }
 
@@ -1787,8 +1644,8 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       numpy_shim::Trace* pending = numpy_shim::pending_trace();
       const int base = base_opcode[opcode];
       if (pending && pending->last_op().code == code &&
-          (base == RETURN_VALUE ||
-           ((base == STORE_FAST || base == STORE_DEREF || base == POP_TOP) && numpy_shim::is_lazy(TOP())) ||
+          (version::returns(base) ||
+           ((base == STORE_FAST || base == STORE_DEREF || base == POP_TOP) && TOP() && numpy_shim::is_lazy(TOP())) ||
            (base == DELETE_FAST && GETLOCAL(oparg) && numpy_shim::is_lazy(GETLOCAL(oparg))) ||
            [&] {
              const int line = line_of(code_info, code, INSTR_INDEX());  // -1: none, as for some jumps
@@ -1806,33 +1663,18 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       goto* lazy_targets[opcode];
     }
 
+      // The instructions of this CPython version alone.
+#include "version_handlers.inc"
+
       op_unknown:
         // The policy hands frames with any other instruction to CPython.
         PyErr_Format(PyExc_SystemError, "npython: unexpected opcode %d", opcode);
         goto error;
 
-    trace_and_dispatch:
-      // Tracing was switched on while this frame ran: send the line events
-      // CPython's evaluator would (a tracer may also move the frame to
-      // another line, or pop its stack, by setting f_lineno).
-      if (tstate->c_tracefunc && next_instr - first_instr >= code->_co_firsttraceable) {
-        const int previous = static_cast<int>(*f.prev_instr - first_instr);
-        *f.prev_instr = next_instr;
-        *f.stacktop = static_cast<int>(sp - localsplus);
-        const int err = npy_trace_line(tstate, frame, previous);
-        sp = localsplus + *f.stacktop;
-        *f.stacktop = -1;
-        if (err) {
-          unwind_from = next_instr;
-          goto error_unwind_from;
-        }
-        next_instr = *f.prev_instr;
-      }
-      FETCH_AND_JUMP();
-
   error:
     unwind_from = *f.prev_instr;
-  error_unwind_from:
+  // (jumped to by 3.11's tracing only)
+  error_unwind_from: __attribute__((unused));
     kwnames = nullptr;
     if (!PyErr_Occurred()) {
       PyErr_SetString(PyExc_SystemError, "error return without exception set");
@@ -1847,19 +1689,14 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
       PyErr_Restore(type, value, tb);
     }
-    if (tstate->c_tracefunc) {
-      *f.stacktop = static_cast<int>(sp - localsplus);
-      npy_trace_exception(tstate, frame);
-      *f.stacktop = -1;
-    }
+    NPY_VERSION_TRACE_EXCEPTION();
 
   exception_unwind: {
     Handler handler;
     if (!find_handler(code, static_cast<int>(unwind_from - first_instr), &handler)) {
       while (sp > stack_base) Py_XDECREF(POP());
       *f.stacktop = static_cast<int>(sp - localsplus);
-      if (cframe.use_tracing) npy_trace_return(tstate, frame, nullptr);  // already unwinding
-      goto exit_unwind;
+      goto exit_with_exception;
     }
     PyObject** new_top = stack_base + handler.depth;
     while (sp > new_top) Py_XDECREF(POP());
@@ -1887,7 +1724,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 exit_unwind:
   npy_leave_recursive_call(tstate);
   npy_frame_leave(tstate, &cframe);
-  return nullptr;
+  NPY_VERSION_RETURN_EXCEPTION();
 
 #undef TOP
 #undef SECOND
@@ -1904,6 +1741,7 @@ exit_unwind:
 #undef INSTR_INDEX
 #undef LOCATION
 #undef TRACE_TOP_PAIR
+#undef TRACE_TOP_PAIR_ARG
 #undef MATERIALIZE_FRAMES
 #undef TARGET
 #undef FETCH_AND_JUMP

@@ -1,7 +1,8 @@
-/* The only part of npython that knows the layout of CPython 3.11's private
+/* The only part of npython that knows the layout of CPython's private
  * frame and interpreter structures (Include/internal/pycore_frame.h,
- * pycore_interp.h, pycore_opcode.h), behind a plain C interface. The build
- * refuses any CPython other than 3.11. */
+ * pycore_interp.h, pycore_opcode.h), behind a plain C interface: one
+ * implementation per CPython version (interp/py311/frame_glue.c,
+ * interp/py312/frame_glue.c), the build picks the one for its Python. */
 #ifndef NPY_INTERP_FRAME_GLUE_H
 #define NPY_INTERP_FRAME_GLUE_H
 
@@ -60,7 +61,7 @@ void npy_leave_recursive_call(PyThreadState *tstate);
  * the exception being raised. */
 void npy_traceback_here(void);
 
-/* Tracing of a frame that npython was already evaluating when sys.settrace
+/* CPython 3.11 only: tracing of a frame that npython was already evaluating when sys.settrace
  * or sys.setprofile switched tracing on (frames that start under tracing go
  * to CPython). Each mirrors the event CPython's evaluator sends at the same
  * point (Python/ceval.c: maybe_call_line_trace, trace_function_exit,
@@ -68,6 +69,30 @@ void npy_traceback_here(void);
 int npy_trace_line(PyThreadState *tstate, npy_frame *frame, int previous_instr);
 int npy_trace_return(PyThreadState *tstate, npy_frame *frame, PyObject *retval);
 void npy_trace_exception(PyThreadState *tstate, npy_frame *frame);
+
+/* CPython 3.12 only. Whether sys.settrace, sys.setprofile or a
+ * sys.monitoring tool is in force: frames then run in CPython's evaluator,
+ * which sends their events. */
+int npy_tracing(PyThreadState *tstate);
+
+/* CPython 3.12 only. Whether the code's instrumentation is up to date with
+ * sys.monitoring's (else CPython's evaluator updates it at the frame's
+ * RESUME). */
+int npy_code_instrumentation_current(PyThreadState *tstate, PyCodeObject *code);
+
+/* CPython 3.12 only. The frame goes on in CPython's evaluator from
+ * *prev_instr + 1, its stack as stacktop says (as a generator's frame
+ * resumes), and ends there: CPython's evaluator clears it. */
+PyObject *npy_resume_in_cpython(PyThreadState *tstate, npy_frame *frame, int throwflag);
+
+/* CPython 3.12 only. The exception set leaves the frame (whose stack is
+ * empty, *prev_instr at an instruction no handler covers): CPython's
+ * evaluator unwinds and clears it, and the traceback stays as it was. */
+PyObject *npy_unwind_in_cpython(PyThreadState *tstate, npy_frame *frame);
+
+/* CPython 3.12 only. The first code unit of the instruction (with its
+ * EXTENDED_ARG prefixes) that code unit `index` belongs to. */
+int npy_instruction_start(PyCodeObject *code, int index);
 
 /* The word that tells the evaluator that signals, pending calls, a GIL drop
  * request or an asynchronous exception are waiting. */

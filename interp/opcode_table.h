@@ -1,6 +1,8 @@
-// Every base instruction of CPython 3.11 (Include/opcode.h), listed once with
-// what npython's evaluator does with it. Specialised forms found in a code
-// object are read back to their base instruction before this table is used.
+// Every base instruction of the CPython npython is built for, listed once
+// with what npython's evaluator does with it (the list itself is the
+// version's own: interp/py3XX/opcode_list.h). Specialised forms found in a
+// code object are read back to their base instruction before this table is
+// used.
 #pragma once
 
 #include <Python.h>
@@ -17,7 +19,10 @@ namespace npy::interp {
 // kHandedOver: npython hands frames containing it to CPython. CACHE is one:
 //   found where an instruction should start, it means the code object is
 //   corrupt, and CPython's evaluator reports that as python3 does.
-enum class OpcodeSupport : std::uint8_t { kUnknown, kEvaluated, kGeneratorOnly, kHandedOver };
+// kResumedInCpython: met while npython runs a frame, the frame goes on in
+//   CPython's evaluator from that instruction (instrumented instructions,
+//   which sys.monitoring and tracers put into running code).
+enum class OpcodeSupport : std::uint8_t { kUnknown, kEvaluated, kGeneratorOnly, kHandedOver, kResumedInCpython };
 
 // What an instruction does with lazy values (numpy_shim/tracer.h), which
 // decides where regions end:
@@ -35,117 +40,9 @@ enum class LazyUse : std::uint8_t {
   kPasses, kTraces, kBranchOnTop, kUsesTop, kUsesTop2, kStoresTop, kStoresOparg, kStores, kUses
 };
 
-#define NPY_OPCODE_TABLE(X)                \
-  X(CACHE, kHandedOver, kPasses)                    \
-  X(POP_TOP, kEvaluated, kPasses)                   \
-  X(PUSH_NULL, kEvaluated, kPasses)                 \
-  X(NOP, kEvaluated, kPasses)                       \
-  X(UNARY_POSITIVE, kEvaluated, kTraces)            \
-  X(UNARY_NEGATIVE, kEvaluated, kTraces)            \
-  X(UNARY_NOT, kEvaluated, kBranchOnTop)                 \
-  X(UNARY_INVERT, kEvaluated, kTraces)              \
-  X(BINARY_SUBSCR, kEvaluated, kTraces)               \
-  X(GET_LEN, kEvaluated, kUsesTop)                   \
-  X(MATCH_MAPPING, kEvaluated, kUses)             \
-  X(MATCH_SEQUENCE, kEvaluated, kUses)            \
-  X(MATCH_KEYS, kEvaluated, kUses)                \
-  X(PUSH_EXC_INFO, kEvaluated, kPasses)             \
-  X(CHECK_EXC_MATCH, kEvaluated, kPasses)           \
-  X(CHECK_EG_MATCH, kEvaluated, kPasses)            \
-  X(WITH_EXCEPT_START, kEvaluated, kUses)         \
-  X(GET_AITER, kGeneratorOnly, kUses)             \
-  X(GET_ANEXT, kGeneratorOnly, kUses)             \
-  X(BEFORE_ASYNC_WITH, kGeneratorOnly, kUses)     \
-  X(BEFORE_WITH, kEvaluated, kUses)               \
-  X(END_ASYNC_FOR, kGeneratorOnly, kUses)         \
-  X(STORE_SUBSCR, kEvaluated, kTraces)              \
-  X(DELETE_SUBSCR, kEvaluated, kStores)             \
-  X(GET_ITER, kEvaluated, kUsesTop)                  \
-  X(GET_YIELD_FROM_ITER, kGeneratorOnly, kUses)   \
-  X(PRINT_EXPR, kEvaluated, kUses)                \
-  X(LOAD_BUILD_CLASS, kEvaluated, kPasses)          \
-  X(LOAD_ASSERTION_ERROR, kEvaluated, kPasses)      \
-  X(RETURN_GENERATOR, kGeneratorOnly, kUses)      \
-  X(LIST_TO_TUPLE, kEvaluated, kPasses)             \
-  X(RETURN_VALUE, kEvaluated, kTraces)              \
-  X(IMPORT_STAR, kEvaluated, kUses)               \
-  X(SETUP_ANNOTATIONS, kEvaluated, kUses)         \
-  X(YIELD_VALUE, kGeneratorOnly, kUses)           \
-  X(ASYNC_GEN_WRAP, kGeneratorOnly, kUses)        \
-  X(PREP_RERAISE_STAR, kEvaluated, kPasses)         \
-  X(POP_EXCEPT, kEvaluated, kPasses)                \
-  X(STORE_NAME, kEvaluated, kStoresTop)                \
-  X(DELETE_NAME, kEvaluated, kPasses)               \
-  X(UNPACK_SEQUENCE, kEvaluated, kUsesTop)           \
-  X(FOR_ITER, kEvaluated, kPasses)                  \
-  X(UNPACK_EX, kEvaluated, kUsesTop)                 \
-  X(STORE_ATTR, kEvaluated, kStores)                \
-  X(DELETE_ATTR, kEvaluated, kStores)               \
-  X(STORE_GLOBAL, kEvaluated, kStoresTop)              \
-  X(DELETE_GLOBAL, kEvaluated, kPasses)             \
-  X(SWAP, kEvaluated, kPasses)                      \
-  X(LOAD_CONST, kEvaluated, kPasses)                \
-  X(LOAD_NAME, kEvaluated, kPasses)                 \
-  X(BUILD_TUPLE, kEvaluated, kStoresOparg)               \
-  X(BUILD_LIST, kEvaluated, kStoresOparg)                \
-  X(BUILD_SET, kEvaluated, kStoresOparg)                 \
-  X(BUILD_MAP, kEvaluated, kStores)                 \
-  X(LOAD_ATTR, kEvaluated, kTraces)                 \
-  X(COMPARE_OP, kEvaluated, kTraces)                \
-  X(IMPORT_NAME, kEvaluated, kUses)               \
-  X(IMPORT_FROM, kEvaluated, kUses)               \
-  X(JUMP_FORWARD, kEvaluated, kPasses)              \
-  X(JUMP_IF_FALSE_OR_POP, kEvaluated, kBranchOnTop)      \
-  X(JUMP_IF_TRUE_OR_POP, kEvaluated, kBranchOnTop)       \
-  X(POP_JUMP_FORWARD_IF_FALSE, kEvaluated, kBranchOnTop) \
-  X(POP_JUMP_FORWARD_IF_TRUE, kEvaluated, kBranchOnTop)  \
-  X(LOAD_GLOBAL, kEvaluated, kPasses)               \
-  X(IS_OP, kEvaluated, kUsesTop2)                     \
-  X(CONTAINS_OP, kEvaluated, kUsesTop2)               \
-  X(RERAISE, kEvaluated, kPasses)                   \
-  X(COPY, kEvaluated, kPasses)                      \
-  X(BINARY_OP, kEvaluated, kTraces)                 \
-  X(SEND, kGeneratorOnly, kUses)                  \
-  X(LOAD_FAST, kEvaluated, kPasses)                 \
-  X(STORE_FAST, kEvaluated, kPasses)                \
-  X(DELETE_FAST, kEvaluated, kPasses)               \
-  X(POP_JUMP_FORWARD_IF_NOT_NONE, kEvaluated, kPasses) \
-  X(POP_JUMP_FORWARD_IF_NONE, kEvaluated, kPasses)  \
-  X(RAISE_VARARGS, kEvaluated, kUses)             \
-  X(GET_AWAITABLE, kGeneratorOnly, kUses)         \
-  X(MAKE_FUNCTION, kEvaluated, kPasses)             \
-  X(BUILD_SLICE, kEvaluated, kStoresOparg)               \
-  X(JUMP_BACKWARD_NO_INTERRUPT, kGeneratorOnly, kUses) \
-  X(MAKE_CELL, kEvaluated, kPasses)                 \
-  X(LOAD_CLOSURE, kEvaluated, kPasses)              \
-  X(LOAD_DEREF, kEvaluated, kPasses)                \
-  X(STORE_DEREF, kEvaluated, kStoresTop)               \
-  X(DELETE_DEREF, kEvaluated, kPasses)              \
-  X(JUMP_BACKWARD, kEvaluated, kPasses)             \
-  X(CALL_FUNCTION_EX, kEvaluated, kUses)          \
-  X(EXTENDED_ARG, kEvaluated, kPasses)              \
-  X(LIST_APPEND, kEvaluated, kStoresTop)               \
-  X(SET_ADD, kEvaluated, kStoresTop)                   \
-  X(MAP_ADD, kEvaluated, kStores)                   \
-  X(LOAD_CLASSDEREF, kEvaluated, kPasses)           \
-  X(COPY_FREE_VARS, kEvaluated, kPasses)            \
-  X(RESUME, kEvaluated, kPasses)                    \
-  X(MATCH_CLASS, kEvaluated, kUses)               \
-  X(FORMAT_VALUE, kEvaluated, kUses)              \
-  X(BUILD_CONST_KEY_MAP, kEvaluated, kStores)       \
-  X(BUILD_STRING, kEvaluated, kStoresOparg)              \
-  X(LOAD_METHOD, kEvaluated, kTraces)               \
-  X(LIST_EXTEND, kEvaluated, kStoresTop)               \
-  X(SET_UPDATE, kEvaluated, kStoresTop)                \
-  X(DICT_MERGE, kEvaluated, kStoresTop)                \
-  X(DICT_UPDATE, kEvaluated, kStoresTop)               \
-  X(PRECALL, kEvaluated, kPasses)                   \
-  X(CALL, kEvaluated, kTraces)                      \
-  X(KW_NAMES, kEvaluated, kPasses)                  \
-  X(POP_JUMP_BACKWARD_IF_NOT_NONE, kEvaluated, kPasses) \
-  X(POP_JUMP_BACKWARD_IF_NONE, kEvaluated, kPasses) \
-  X(POP_JUMP_BACKWARD_IF_FALSE, kEvaluated, kBranchOnTop) \
-  X(POP_JUMP_BACKWARD_IF_TRUE, kEvaluated, kBranchOnTop)
+// The version's instructions: NPY_OPCODE_TABLE(X), X(name, support, lazy) for
+// each (interp/py3XX/opcode_list.h, chosen by the build).
+#include "opcode_list.h"
 
 struct OpcodeInfo {
   const char* name;

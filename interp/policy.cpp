@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "evaluator_version.h"
 #include "interp/opcode_table.h"
 
 namespace npy::interp {
@@ -14,6 +15,12 @@ namespace {
 Scope g_scope = Scope::kAll;
 Py_ssize_t g_code_extra_index = -1;
 std::vector<std::string> g_library_dirs;  // where the standard library and packages live
+// An installation's library folder for this CPython, below its prefix.
+#define NPY_STRINGIFY(x) #x
+#define NPY_VERSION_TEXT(major, minor) NPY_STRINGIFY(major) "." NPY_STRINGIFY(minor)
+constexpr const char* kVersionLibDir = "/lib/python" NPY_VERSION_TEXT(PY_MAJOR_VERSION, PY_MINOR_VERSION) "/";
+#undef NPY_VERSION_TEXT
+#undef NPY_STRINGIFY
 
 // Frees the CodeInfo a code object's extra slot holds, with the code object.
 void forget_code_info(void* info) { delete static_cast<CodeInfo*>(info); }
@@ -32,9 +39,12 @@ Handover scan_code(PyCodeObject* code) {
       case OpcodeSupport::kEvaluated: break;
       case OpcodeSupport::kGeneratorOnly:
       case OpcodeSupport::kHandedOver:
+      case OpcodeSupport::kResumedInCpython:
       case OpcodeSupport::kUnknown: return Handover::kUnsupportedOpcode;
     }
-    if (op == IMPORT_STAR && code->co_nlocalsplus > 0) return Handover::kImportStarInFunction;
+    if (version::imports_star(op, _Py_OPARG(units[i])) && code->co_nlocalsplus > 0) {
+      return Handover::kImportStarInFunction;
+    }
     i += 1 + cache_units[op];
   }
   return Handover::kNone;
@@ -68,7 +78,7 @@ void add_library_dir(const char* sys_attr) {
     PyErr_Clear();
     return;
   }
-  g_library_dirs.push_back(std::string(text) + "/lib/python3.11/");
+  g_library_dirs.push_back(std::string(text) + kVersionLibDir);
 }
 
 }  // namespace
@@ -91,12 +101,12 @@ bool handover_is_allowed(Handover reason) {
 
 void init_policy(Scope scope) {
   g_scope = scope;
-  g_code_extra_index = _PyEval_RequestCodeExtraIndex(forget_code_info);
+  g_code_extra_index = version::request_code_extra_index(forget_code_info);
   for (const char* attr : {"prefix", "base_prefix", "exec_prefix", "base_exec_prefix"}) {
     add_library_dir(attr);
   }
   if (const char* home = std::getenv("HOME")) {
-    g_library_dirs.push_back(std::string(home) + "/.local/lib/python3.11/");
+    g_library_dirs.push_back(std::string(home) + "/.local" + kVersionLibDir);
   }
 }
 
@@ -114,7 +124,7 @@ namespace {
     info->global_caches =
         std::make_unique<GlobalCacheEntry[]>(static_cast<std::size_t>(PyTuple_GET_SIZE(code->co_names)));
   }
-  if (_PyCode_SetExtra(reinterpret_cast<PyObject*>(code), g_code_extra_index, info.get()) < 0) {
+  if (version::set_code_extra(reinterpret_cast<PyObject*>(code), g_code_extra_index, info.get()) < 0) {
     PyErr_Clear();
     return {handover, nullptr};
   }
@@ -126,8 +136,11 @@ namespace {
 
 Decision decide(PyThreadState* tstate, npy_frame* frame, int throwflag) {
   if (throwflag || npy_frame_owned_by_generator(frame)) return {Handover::kGenerator, nullptr};
-  if (tstate->cframe->use_tracing) return {Handover::kTracing, nullptr};
+  if (version::tracing(tstate)) return {Handover::kTracing, nullptr};
   PyCodeObject* code = npy_frame_code(frame);
+  // Code still instrumented for a tracer that is gone: CPython's evaluator
+  // brings it up to date first.
+  if (!version::instrumentation_current(tstate, code)) return {Handover::kTracing, nullptr};
   if (g_code_extra_index >= 0) {
     if (auto* info = static_cast<CodeInfo*>(npy_code_extra(code, g_code_extra_index))) return {info->handover, info};
   }
@@ -136,10 +149,10 @@ Decision decide(PyThreadState* tstate, npy_frame* frame, int throwflag) {
 
 bool evaluates_calls_to(PyThreadState* tstate, PyCodeObject* code) {
   constexpr int kGeneratorFlags = CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE;
-  if ((code->co_flags & kGeneratorFlags) || tstate->cframe->use_tracing) return false;
+  if ((code->co_flags & kGeneratorFlags) || version::tracing(tstate)) return false;
   void* stored = nullptr;
   if (g_code_extra_index >= 0 &&
-      _PyCode_GetExtra(reinterpret_cast<PyObject*>(code), g_code_extra_index, &stored) == 0 && stored) {
+      version::get_code_extra(reinterpret_cast<PyObject*>(code), g_code_extra_index, &stored) == 0 && stored) {
     return static_cast<CodeInfo*>(stored)->handover == Handover::kNone;
   }
   PyErr_Clear();

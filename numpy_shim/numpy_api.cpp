@@ -83,9 +83,14 @@ void notice_numpy() {
   static std::uint64_t seen_version = 0;
   static bool busy = false;
   auto* dict = reinterpret_cast<PyDictObject*>(modules);
-  if (busy || dict->ma_version_tag == seen_version) return;
-  busy = true;
+  // The dict's version tag (PEP 509) changes with the dict. CPython 3.12
+  // deprecates the field for 3.14, where it goes; it is kept up to date.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
   const std::uint64_t version = dict->ma_version_tag;
+#pragma GCC diagnostic pop
+  if (busy || version == seen_version) return;
+  busy = true;
   if (load_api_if_numpy_imported(modules)) seen_version = version;
   busy = false;
 }
