@@ -68,6 +68,7 @@ void on_threads(int threads, const Body& body) {
     std::int64_t seen = last_start.load(std::memory_order_relaxed);
     while (started > seen && !last_start.compare_exchange_weak(seen, started, std::memory_order_relaxed)) {
     }
+    if (omp_get_thread_num() != 0) name_kernel_thread();
     body();
   }
   note_team_run(team, last_start.load(std::memory_order_relaxed),

@@ -97,6 +97,13 @@ int requested_threads() {
 
 }  // namespace
 
+void name_kernel_thread() {
+  thread_local bool named = false;
+  if (named) return;
+  named = true;
+  pthread_setname_np(pthread_self(), kKernelThreadName);
+}
+
 int host_threads() {
   if (g_one_thread.load(std::memory_order_relaxed)) return 1;
   const int n = requested_threads();

@@ -32,6 +32,14 @@ inline constexpr std::int64_t kMinParallelWork = 1 << 15;
 // all cores.
 int host_threads();
 
+// The name npython gives the kernel threads of its OpenMP team
+// (/proc/self/task/*/comm), by which the launcher tells them from the
+// program's own threads (launcher/fork_warning.h).
+inline constexpr const char* kKernelThreadName = "npython-kernel";
+
+// Names the calling thread kKernelThreadName, once per thread.
+void name_kernel_thread();
+
 // What the scheduler's cost model knows of the caches.
 struct CacheSizes {
   std::int64_t per_core = 0;    // bytes of the largest cache one core has to itself (L2)

@@ -78,6 +78,7 @@ void start_kernel_threads() {
     // Signals are for the interpreter's thread (this one), whose system
     // calls they interrupt, as in python3: the kernel threads block them.
     if (omp_get_thread_num() != 0) {
+      name_kernel_thread();
       sigset_t all;
       sigfillset(&all);
       pthread_sigmask(SIG_BLOCK, &all, nullptr);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +31,7 @@
 #include "jit/warm_up.h"
 #include "launcher/command_line.h"
 #include "launcher/controls.h"
+#include "launcher/fork_warning.h"
 #include "launcher/python_installation.h"
 #include "launcher/runtime_module.h"
 #include "numpy_shim/default_float.h"
@@ -99,6 +101,38 @@ struct Launch {
   std::promise<void> warmed_up;
 };
 
+// The bytes of a path CPython decoded from the command line, as UTF-8 with
+// undecodable bytes kept as lone surrogates (CPython's encoding under a UTF-8
+// locale). Done here rather than by Py_EncodeLocale, whose memory comes from
+// CPython's allocator: from 3.12 on, that needs an interpreter, and there is
+// none yet. Under another locale a non-ASCII path comes out otherwise, and
+// the program is then taken not to name NumPy (its frames are still
+// npython's once it imports NumPy).
+std::string file_system_path(const wchar_t* text) {
+  std::string out;
+  for (; *text; ++text) {
+    const auto c = static_cast<std::uint32_t>(*text);
+    if (c >= 0xDC80 && c <= 0xDCFF) {
+      out += static_cast<char>(c - 0xDC00);
+    } else if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (c >> 18));
+      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  return out;
+}
+
 // Whether the main program names NumPy: the text of its -c code or of its
 // script says "numpy". Its top level is then npython's from its first line
 // (it is running when it imports NumPy, too late for the hook to take it).
@@ -108,15 +142,10 @@ struct Launch {
 bool main_names_numpy(const PyConfig& config) {
   if (config.run_command) return std::wcsstr(config.run_command, L"numpy") != nullptr;
   if (!config.run_filename) return false;
-  char* path = Py_EncodeLocale(config.run_filename, nullptr);
-  if (!path) return false;
+  const std::string path = file_system_path(config.run_filename);
   struct stat info;
-  if (stat(path, &info) != 0 || !S_ISREG(info.st_mode)) {
-    PyMem_Free(path);
-    return false;
-  }
+  if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return false;
   std::ifstream file(path, std::ios::binary);
-  PyMem_Free(path);
   const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   return text.find("numpy") != std::string::npos;
 }
@@ -163,6 +192,7 @@ void run_interpreter(Launch& launch) {
   PyStatus status = Py_InitializeFromConfig(config.get());
   if (PyStatus_Exception(status)) exit_on(status, launch.scan);
 
+  npy::quiet_fork_warning_of_npython_threads(launch.launcher_pid);
   if (launch.controls.jit) {
     npy::numpy_shim::set_default_float32(launch.controls.default_float32);
     npy::interp::install_evaluator(launch.controls.interp_all_frames ? npy::interp::Scope::kAll
