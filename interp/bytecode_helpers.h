@@ -1,7 +1,7 @@
 // The parts of instructions too long to sit in the dispatch loop: raising,
 // unpacking, importing, pattern matching and the error messages that must
-// read exactly as CPython's. Each follows the behaviour of CPython 3.11's
-// evaluator (Python/ceval.c); the code is npython's own.
+// read exactly as CPython's. Each follows the behaviour of CPython's
+// evaluator (3.11's and 3.12's alike) (Python/ceval.c); the code is npython's own.
 #pragma once
 
 #include <Python.h>

@@ -1,6 +1,7 @@
-// npython's evaluator: runs one CPython 3.11 frame's bytecode on CPython's
-// own frame, from its first instruction to its return or its unhandled
-// exception.
+// npython's evaluator: runs one frame's bytecode (CPython 3.11's or 3.12's,
+// as built) on CPython's own frame, from its first instruction to its
+// return or its unhandled exception (under 3.12 ended in CPython's
+// evaluator, which clears the frame).
 #pragma once
 
 #include <Python.h>

@@ -115,8 +115,8 @@ const uint8_t *npy_base_opcodes(void);
 const uint8_t *npy_inline_cache_units(void);
 
 /* Instance attributes of types whose instances keep their attribute values
- * in an array indexed through keys shared by the type (Python 3.11 "managed
- * dict" objects): the slot of `name` among the type's shared keys, or -1. */
+ * in an array indexed through keys shared by the type ("managed dict"
+ * objects of 3.11 and 3.12): the slot of `name` among the type's shared keys, or -1. */
 int npy_shared_key_index(PyTypeObject *type, PyObject *name);
 /* The value in slot `index` of the object's inline values (borrowed); NULL
  * when the object has none (its dict was materialised) or the slot is empty. */

@@ -888,6 +888,33 @@ class Runner {
     return matters;
   }
 
+  // Whether a member computed by one of NumPy's own loops
+  // (OpInfo::numpy_loop) reads an input of the group that steps other than
+  // one item at a time along the loop's innermost dimension (x[::-1],
+  // x[:, ::2]). NumPy hands its loop such an operand as it lies, and its
+  // loops compute those with other code than contiguous ones (with AVX-512,
+  // float power, arcsin, exp... use SVML's vector code only for contiguous
+  // operands, or for positive steps): a kernel, which gathers the operand
+  // first, could give other bits. NumPy runs the group then.
+  bool numpy_loop_reads_stepped(const jit::Group& group, const std::vector<jit::LoopInput>& inputs) const {
+    for (int m : group.members) {
+      const jit::Node& n = nodes_[m];
+      if (!jit::op_info(n.op).numpy_loop || !jit::is_float(n.compute)) continue;
+      for (int operand : n.inputs) {
+        const auto at = std::find(group.inputs.begin(), group.inputs.end(), operand);
+        if (operand < 0 || at == group.inputs.end()) continue;
+        const jit::LoopInput& in = inputs[static_cast<std::size_t>(at - group.inputs.begin())];
+        if (in.strides.size() != group.shape.size()) continue;  // a fold's result, made later
+        for (std::size_t d = group.shape.size(); d-- > 0;) {
+          if (group.shape[d] == 1) continue;
+          if (in.strides[d] != 0 && in.strides[d] != jit::itemsize(in.dtype)) return true;
+          break;
+        }
+      }
+    }
+    return false;
+  }
+
   // Reduction `r` of the group as the driver takes it, into `result`.
   jit::LoopReduction loop_reduction(const jit::Group& group, int r, PyObject* result) const {
     const jit::Node& n = nodes_[r];
@@ -1030,7 +1057,7 @@ class Runner {
         step.input_tiles.push_back(tile);
         step.inputs.push_back(std::move(in));
       }
-      if (!c_order_inputs_ && layout_matters(group)) {
+      if ((!c_order_inputs_ && layout_matters(group)) || numpy_loop_reads_stepped(group, step.inputs)) {
         undo();
         return 0;
       }
@@ -1157,7 +1184,7 @@ class Runner {
       return 0;
     }
 
-    if (!c_order_inputs_ && layout_matters(group)) {
+    if ((!c_order_inputs_ && layout_matters(group)) || numpy_loop_reads_stepped(group, inputs)) {
       release();
       return 0;
     }
