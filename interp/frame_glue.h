@@ -2,7 +2,8 @@
  * frame and interpreter structures (Include/internal/pycore_frame.h,
  * pycore_interp.h, pycore_opcode.h), behind a plain C interface: one
  * implementation per CPython version (interp/py311/frame_glue.c,
- * interp/py312/frame_glue.c), the build picks the one for its Python. */
+ * interp/py312/frame_glue.c; the build picks the one for its Python), and
+ * interp/frame_glue_shared.c for what reads alike in every version. */
 #ifndef NPY_INTERP_FRAME_GLUE_H
 #define NPY_INTERP_FRAME_GLUE_H
 

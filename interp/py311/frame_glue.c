@@ -34,20 +34,6 @@ void npy_frame_fields_get(npy_frame *frame, npy_frame_fields *out) {
   out->stacktop = &frame->stacktop;
 }
 
-PyCodeObject *npy_frame_code(npy_frame *frame) { return frame->f_code; }
-
-/* Objects/codeobject.c: _PyCodeObjectExtra, the block co_extra points to
- * (private to that file in 3.11), and _PyCode_GetExtra's reading of it. */
-typedef struct {
-  Py_ssize_t ce_size;
-  void *ce_extras[1];
-} npy_code_object_extra;
-
-void *npy_code_extra(PyCodeObject *code, Py_ssize_t index) {
-  npy_code_object_extra *extra = (npy_code_object_extra *)code->co_extra;
-  return extra != NULL && index < extra->ce_size ? extra->ce_extras[index] : NULL;
-}
-
 /* Python/ceval.c, _PyEval_EvalFrameDefault's prologue. */
 void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, _PyCFrame *cframe) {
   _PyCFrame *prev = tstate->cframe;
@@ -77,14 +63,6 @@ int npy_enter_recursive_call(PyThreadState *tstate) {
 }
 
 void npy_leave_recursive_call(PyThreadState *tstate) { _Py_LeaveRecursiveCallTstate(tstate); }
-
-int npy_frame_is_incomplete(npy_frame *frame) { return _PyFrame_IsIncomplete(frame); }
-
-int npy_frame_has_frame_object(npy_frame *frame) { return frame->frame_obj != NULL; }
-
-int npy_frame_owned_by_generator(npy_frame *frame) {
-  return frame->owner == FRAME_OWNED_BY_GENERATOR;
-}
 
 /* The frame object is made by PyEval_GetFrame(), the exported way to
  * materialise the current frame's object. */
@@ -207,10 +185,6 @@ void npy_trace_exception(PyThreadState *tstate, npy_frame *frame) {
   }
 }
 
-const volatile int *npy_eval_breaker(PyThreadState *tstate) {
-  return (const volatile int *)&tstate->interp->ceval.eval_breaker._value;
-}
-
 /* Python/ceval.c: COMPUTE_EVAL_BREAKER, after an asynchronous exception is
  * taken. */
 static void recompute_eval_breaker(PyInterpreterState *interp) {
@@ -229,10 +203,6 @@ static void recompute_eval_breaker(PyInterpreterState *interp) {
  * Py_MakePendingCalls runs signal handlers and pending calls (main thread
  * only), and releasing and re-taking the thread state hands the GIL to the
  * thread that asked for it. */
-const volatile int *npy_signals_pending(void) {
-  return (const volatile int *)&_PyRuntime.ceval.signals_pending._value;
-}
-
 int npy_handle_eval_breaker(PyThreadState *tstate) {
   PyInterpreterState *interp = tstate->interp;
   struct _ceval_runtime_state *ceval = &interp->runtime->ceval;
@@ -258,46 +228,15 @@ int npy_handle_eval_breaker(PyThreadState *tstate) {
   return 0;
 }
 
-const uint8_t *npy_base_opcodes(void) { return _PyOpcode_Deopt; }
-
-const uint8_t *npy_inline_cache_units(void) { return _PyOpcode_Caches; }
-
-int npy_shared_key_index(PyTypeObject *type, PyObject *name) {
-  if (!(type->tp_flags & Py_TPFLAGS_MANAGED_DICT) || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
-    return -1;
-  }
-  PyDictKeysObject *keys = ((PyHeapTypeObject *)type)->ht_cached_keys;
-  if (keys == NULL || !DK_IS_UNICODE(keys)) {
-    return -1;
-  }
-  PyDictUnicodeEntry *entries = DK_UNICODE_ENTRIES(keys);
-  for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
-    if (entries[i].me_key == name) {
-      return (int)i;
-    }
-  }
-  return -1;
-}
-
 PyObject *npy_instance_value(PyObject *obj, int index) {
   PyDictValues *values = *_PyObject_ValuesPointer(obj);
   return values == NULL ? NULL : values->values[index];
 }
 
-Py_ssize_t npy_shared_keys_entries(PyTypeObject *type) {
-  if (!(type->tp_flags & Py_TPFLAGS_MANAGED_DICT) || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
-    return -1;
-  }
-  PyDictKeysObject *keys = ((PyHeapTypeObject *)type)->ht_cached_keys;
-  return keys == NULL ? -1 : keys->dk_nentries;
-}
-
 int npy_has_inline_values(PyObject *obj) { return *_PyObject_ValuesPointer(obj) != NULL; }
 
-PyObject *npy_module_dict(PyObject *module) { return ((PyModuleObject *)module)->md_dict; }
-
-int npy_dict_has_str_keys(PyObject *dict) {
-  return DK_IS_UNICODE(((PyDictObject *)dict)->ma_keys);
-}
-
 PyObject *npy_original_import_func(PyThreadState *tstate) { return tstate->interp->import_func; }
+
+const uint8_t *npy_base_opcodes(void) { return _PyOpcode_Deopt; }
+
+const uint8_t *npy_inline_cache_units(void) { return _PyOpcode_Caches; }

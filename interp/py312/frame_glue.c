@@ -41,20 +41,6 @@ void npy_frame_fields_get(npy_frame *frame, npy_frame_fields *out) {
   out->stacktop = &frame->stacktop;
 }
 
-PyCodeObject *npy_frame_code(npy_frame *frame) { return frame->f_code; }
-
-/* Objects/codeobject.c: the block co_extra points to (_PyCodeObjectExtra,
- * private to that file), and PyUnstable_Code_GetExtra's reading of it. */
-typedef struct {
-  Py_ssize_t ce_size;
-  void *ce_extras[1];
-} npy_code_object_extra;
-
-void *npy_code_extra(PyCodeObject *code, Py_ssize_t index) {
-  npy_code_object_extra *extra = (npy_code_object_extra *)code->co_extra;
-  return extra != NULL && index < extra->ce_size ? extra->ce_extras[index] : NULL;
-}
-
 /* Python/ceval.c, _PyEval_EvalFrameDefault's prologue, without its entry
  * frame: the frame becomes the thread's current one. */
 void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, _PyCFrame *cframe) {
@@ -86,14 +72,6 @@ int npy_enter_recursive_call(PyThreadState *tstate) {
 }
 
 void npy_leave_recursive_call(PyThreadState *tstate) { tstate->py_recursion_remaining++; }
-
-int npy_frame_is_incomplete(npy_frame *frame) { return _PyFrame_IsIncomplete(frame); }
-
-int npy_frame_has_frame_object(npy_frame *frame) { return frame->frame_obj != NULL; }
-
-int npy_frame_owned_by_generator(npy_frame *frame) {
-  return frame->owner == FRAME_OWNED_BY_GENERATOR;
-}
 
 void npy_traceback_here(void) {
   /* PyEval_GetFrame() clears the error when it cannot allocate the frame
@@ -168,14 +146,6 @@ int npy_instruction_start(PyCodeObject *code, int index) {
   return start;
 }
 
-const volatile int *npy_eval_breaker(PyThreadState *tstate) {
-  return (const volatile int *)&tstate->interp->ceval.eval_breaker._value;
-}
-
-const volatile int *npy_signals_pending(void) {
-  return (const volatile int *)&_PyRuntime.ceval.signals_pending._value;
-}
-
 /* What the eval breaker signals is handled by CPython's evaluator itself:
  * a function whose code it runs (with no frame hook while it does) checks
  * the breaker at its RESUME (Python/ceval.c: _Py_HandlePending): signal
@@ -236,48 +206,17 @@ int npy_handle_eval_breaker(PyThreadState *tstate) {
   return 0;
 }
 
-const uint8_t *npy_base_opcodes(void) { return _PyOpcode_Deopt; }
-
-const uint8_t *npy_inline_cache_units(void) { return _PyOpcode_Caches; }
-
-int npy_shared_key_index(PyTypeObject *type, PyObject *name) {
-  if (!(type->tp_flags & Py_TPFLAGS_MANAGED_DICT) || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
-    return -1;
-  }
-  PyDictKeysObject *keys = ((PyHeapTypeObject *)type)->ht_cached_keys;
-  if (keys == NULL || !DK_IS_UNICODE(keys)) {
-    return -1;
-  }
-  PyDictUnicodeEntry *entries = DK_UNICODE_ENTRIES(keys);
-  for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
-    if (entries[i].me_key == name) {
-      return (int)i;
-    }
-  }
-  return -1;
-}
-
 PyObject *npy_instance_value(PyObject *obj, int index) {
   PyDictOrValues dorv = *_PyObject_DictOrValuesPointer(obj);
   return _PyDictOrValues_IsValues(dorv) ? _PyDictOrValues_GetValues(dorv)->values[index] : NULL;
-}
-
-Py_ssize_t npy_shared_keys_entries(PyTypeObject *type) {
-  if (!(type->tp_flags & Py_TPFLAGS_MANAGED_DICT) || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
-    return -1;
-  }
-  PyDictKeysObject *keys = ((PyHeapTypeObject *)type)->ht_cached_keys;
-  return keys == NULL ? -1 : keys->dk_nentries;
 }
 
 int npy_has_inline_values(PyObject *obj) {
   return _PyDictOrValues_IsValues(*_PyObject_DictOrValuesPointer(obj));
 }
 
-PyObject *npy_module_dict(PyObject *module) { return ((PyModuleObject *)module)->md_dict; }
-
-int npy_dict_has_str_keys(PyObject *dict) {
-  return DK_IS_UNICODE(((PyDictObject *)dict)->ma_keys);
-}
-
 PyObject *npy_original_import_func(PyThreadState *tstate) { return tstate->interp->imports.import_func; }
+
+const uint8_t *npy_base_opcodes(void) { return _PyOpcode_Deopt; }
+
+const uint8_t *npy_inline_cache_units(void) { return _PyOpcode_Caches; }
