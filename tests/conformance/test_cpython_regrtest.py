@@ -12,8 +12,7 @@ import harness
 
 HERE = Path(__file__).resolve().parent
 # Modules left out under one CPython version, each with why. Under 3.12,
-# test_sys_settrace's
-# test_20_async_for_loop (5 variants) sometimes sees an `exception` event
+# test_sys_settrace's test_20_async_for_loop (5 variants) sees an `exception` event
 # twice for an `async for` line under npython, with NPY_JIT=off too (so
 # something of the launcher's, not the evaluator); not understood yet.
 LEFT_OUT = {(3, 12): {"test_sys_settrace"}}
