@@ -165,6 +165,18 @@ inline void note_tracing() {
   note_tracing_once();
 }
 
+// A frame a tool sees runs in CPython's evaluator with no frame hook set
+// until it returns or yields, and so do the frames it calls: CPython 3.12's
+// evaluator reports some events differently while any hook is set (its SEND
+// then reports a finished coroutine's StopIteration twice).
+[[gnu::noinline, gnu::cold]] PyObject* evaluate_seen_by_tool(PyThreadState* tstate,
+                                                            struct _PyInterpreterFrame* frame, int throwflag) {
+  _PyInterpreterState_SetEvalFrameFunc(tstate->interp, _PyEval_EvalFrameDefault);
+  PyObject* result = _PyEval_EvalFrameDefault(tstate, frame, throwflag);
+  _PyInterpreterState_SetEvalFrameFunc(tstate->interp, evaluate);
+  return result;
+}
+
 // Called for every Python frame: its common paths end in tail calls, with
 // what else it may call kept out of line.
 PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int throwflag) {
@@ -183,6 +195,10 @@ PyObject* evaluate(PyThreadState* tstate, struct _PyInterpreterFrame* frame, int
   if (decision.handover == Handover::kTracing) note_tracing();
   if (decision.handover == Handover::kGenerator && numpy_shim::g_live_lazies) {
     throwflag |= flush_before_generator(frame);
+  }
+  if ((decision.handover == Handover::kTracing || decision.handover == Handover::kGenerator) &&
+      tool_active(tstate)) {
+    return evaluate_seen_by_tool(tstate, frame, throwflag);
   }
   return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
 }

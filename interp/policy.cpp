@@ -147,6 +147,8 @@ Decision decide(PyThreadState* tstate, npy_frame* frame, int throwflag) {
   return decide_first(code);
 }
 
+bool tool_active(PyThreadState* tstate) { return version::tracing(tstate); }
+
 bool evaluates_calls_to(PyThreadState* tstate, PyCodeObject* code) {
   constexpr int kGeneratorFlags = CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE;
   if ((code->co_flags & kGeneratorFlags) || version::tracing(tstate)) return false;

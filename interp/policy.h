@@ -28,6 +28,9 @@ struct Decision {
 };
 Decision decide(PyThreadState* tstate, npy_frame* frame, int throwflag);
 
+// Whether a tracer, a profiler or a sys.monitoring tool is active.
+bool tool_active(PyThreadState* tstate);
+
 // Whether a call to a function with this code runs in npython's evaluator
 // (a plain function, not generator code, while nothing traces).
 bool evaluates_calls_to(PyThreadState* tstate, PyCodeObject* code);

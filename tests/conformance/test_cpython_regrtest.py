@@ -5,24 +5,17 @@ hand to CPython (generator frames and traced frames it may)."""
 import concurrent.futures
 import json
 import re
-import sys
 from pathlib import Path
 
 import harness
 
 HERE = Path(__file__).resolve().parent
-# Modules left out under one CPython version, each with why. Under 3.12,
-# test_sys_settrace's test_20_async_for_loop (5 variants) sees an `exception` event
-# twice for an `async for` line under npython, with NPY_JIT=off too (so
-# something of the launcher's, not the evaluator); not understood yet.
-LEFT_OUT = {(3, 12): {"test_sys_settrace"}}
 # Tests that skip themselves when the machine is fast enough: their run/skip
 # count would differ between two runs of the same interpreter.
 TIMED_SKIPS = ["test_denial_of_service_prevented_int_to_str",
                "test_denial_of_service_prevented_str_to_int"]
 IGNORE_TIMED = [arg for name in TIMED_SKIPS for arg in ("-i", name)]
-MODULES = [m for m in HERE.joinpath("modules.txt").read_text().split()
-           if m not in LEFT_OUT.get(sys.version_info[:2], set())]
+MODULES = HERE.joinpath("modules.txt").read_text().split()
 REQUIRED_SHARE = 0.95
 ALLOWED_HANDOVERS = ("frames.to_cpython.generator", "frames.to_cpython.tracing")
 
