@@ -226,7 +226,7 @@ PyObject* compute_eagerly(Trace& trace, int index, bool target_is_dead) {
 // NumPy's report of the floating-point flags an op raised, in its order of
 // categories, as the state in force (`modes`) says: a warning from the line
 // that recorded the op, or FloatingPointError.
-int report_fp_flags(int flags, const FpMode modes[4], const char* ufunc_name, int site) {
+int report_fp_flags(int flags, const FpMode modes[4], const std::string& ufunc_name, int site) {
   struct Category {
     int flag;
     FpCategory category;
@@ -710,7 +710,8 @@ class Runner {
     if (flags && form.reports_at_call_site) *flags |= raised;
     if (flags && noted) *flags |= reported_flags();
     if (reporting && raised && form.reports_at_call_site &&
-        report_fp_flags(raised, modes_, form.ufunc_name, nodes_[i].site) < 0) {
+        report_fp_flags(raised, modes_, (form.scalar_math ? std::string("scalar ") : std::string()) + form.ufunc_name,
+                        nodes_[i].site) < 0) {
       return failed_at(i);
     }
     return 0;

@@ -33,6 +33,9 @@ struct EagerForm {
   // A ufunc or operator called straight from the program: NumPy reports its
   // floating-point errors at the program's line, named after `ufunc_name`.
   bool reports_at_call_site = false;
+  // An operator on NumPy scalars: NumPy's scalar math, whose reports name
+  // it "scalar <ufunc_name>".
+  bool scalar_math = false;
   // Eager NumPy gives a NumPy scalar (not an array) for this node.
   bool gives_scalar = false;
   const char* ufunc_name = "";

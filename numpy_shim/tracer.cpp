@@ -400,18 +400,28 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
   }
   // Operators on NumPy scalars (and Python numbers) take NumPy's scalar
   // math, or its array path where the types differ, with their own rules
-  // for warnings (integer overflow, "scalar <op>" messages): only the
-  // operators that never warn are recorded there (comparisons, logical and
-  // bitwise ones); the others run eagerly.
+  // for warnings (integer overflow, "scalar <op>" messages). Recorded there:
+  // the operators that never warn (comparisons, logical and bitwise ones),
+  // and float arithmetic on a pending value (a reduction's result) whose op
+  // has no algorithm of NumPy's own (+ - * / and the signs: IEEE operations,
+  // the same bits in scalar and array math). A flag such an op raises sends
+  // the region through NumPy, which then does the scalar math and warns as
+  // it does. Operators on scalars that exist already stay NumPy's: its
+  // scalar math is faster than a region.
   bool scalar_math = form.kind != EagerForm::Kind::kCall;  // a ufunc call is array math
+  bool any_pending = false;
   for (int i = 0; i < n; ++i) {
     scalar_math = scalar_math && (operands[i]->weak != Weak::kNone || operands[i]->numpy_scalar);
+    any_pending = any_pending || operands[i]->lazy;
   }
-  if (scalar_math && result != DType::kBool && op != Op::bitwise_and && op != Op::bitwise_or &&
-      op != Op::bitwise_xor) {
+  const bool never_warns = result == DType::kBool || op == Op::bitwise_and || op == Op::bitwise_or ||
+                           op == Op::bitwise_xor;
+  const bool exact_float_math = any_pending && jit::is_float(result) && !jit::op_info(op).numpy_loop;
+  if (scalar_math && !never_warns && !exact_float_math) {
     refuse(EagerReason::k_scalar_math);
     return nullptr;
   }
+  form.scalar_math = scalar_math;
   if (in_place_target && (result != operands[0]->dtype || shape != operands[0]->shape)) return nullptr;
   if (!in_place_target && allocation_refused(shape, result)) return nullptr;
   std::shared_ptr<Trace> trace = open_trace();

@@ -904,7 +904,7 @@ class _Builder:
         rank = len(self.shapes[v])
         axis = self.valid_axes(rank)
         what = self.pick(["softmax", "softmax", "log_softmax", "centred", "centred", "zscore",
-                          "l2", "minmax"])
+                          "l2", "minmax", "scaled", "scaled"])
         if what in ("softmax", "log_softmax"):
             top, _, _ = self.reduce_sub(v, rank, ["max"], axis, keep=True)
             shifted = Sub("subtract", f"{v} - {top.text}", (v, top))
@@ -941,6 +941,20 @@ class _Builder:
             std, _, _ = self.reduce_sub(v, rank, ["std"], axis, keep=True)
             centred = Sub("subtract", f"{v} - {mean.text}", (v, mean))
             return Sub("divide", f"({centred.text}) / {std.text}", (centred, std))
+        if what == "scaled":
+            # Arithmetic on the statistics themselves; over all axes they are
+            # NumPy scalars, and this is NumPy's scalar math.
+            over = ("None", None) if self.chance(60) else axis
+            keep = self.pick([None, False]) if over[1] is None else True
+            mean, _, _ = self.reduce_sub(v, rank, ["mean", "max"], over, keep=keep)
+            spread, _, _ = self.reduce_sub(v, rank, ["std", "max", "min", "sum"], over, keep=keep)
+            factor = self.pick(["2", "0.5", "-3.0"])
+            scaled = Sub("multiply", f"{primary(mean.text)} * {factor}", (mean, factor))
+            if self.chance(30):
+                scaled = Sub("negative", f"-{primary(scaled.text)}", (scaled,))
+            shifted = Sub("add", f"{primary(spread.text)} + 1.5", (spread, "1.5"))
+            centred = Sub("subtract", f"{v} - {primary(scaled.text)}", (v, scaled))
+            return Sub("divide", f"({centred.text}) / {primary(shifted.text)}", (centred, shifted))
         if what == "l2":
             norm, _, _ = self.reduce_sub(v, rank, ["norm"], None, keep=True)
             return Sub("divide", f"{v} / {norm.text}", (v, norm))
