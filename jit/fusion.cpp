@@ -198,10 +198,32 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
   std::vector<Step> steps;
   Step open;
   bool have_open = false;
+  // Work on one element (a reduction's result scaled, two results combined)
+  // that reads nothing the open loop computes runs in a step of its own
+  // before that loop, so that the loop's element-wise consumers of it stay
+  // in the loop instead of starting another pass over their arrays.
+  Step side;
+  bool have_side = false;
+  auto close_side = [&] {
+    if (have_side) steps.push_back(std::move(side));
+    side = Step{};
+    have_side = false;
+  };
   auto close = [&] {
+    close_side();
     if (have_open) steps.push_back(std::move(open));
     open = Step{};
     have_open = false;
+  };
+  auto reads_any = [&](const Node& node, const std::vector<int>& nodes) {
+    for (int a = 0; a < op_info(node.op).arity; ++a) {
+      if (contains(nodes, node.inputs[a])) return true;
+    }
+    return false;
+  };
+  auto goes_aside = [&](const Node& node) {
+    return have_open && elementwise(node) && element_count(node.shape) == 1 && open.group.shape != node.shape &&
+           !reads_any(node, open.group.members);
   };
   auto reads_result = [&](const Group& group, int input) {
     return contains(group.reductions, input) ||
@@ -258,6 +280,16 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     // (np.zeros maps zeroed pages without touching them); inside, kernels
     // read its value as a constant.
     const int cls = node.op == Op::full && leaves[i] ? -1 : fuse_class(region, index);
+    if (cls >= 0 && goes_aside(node)) {
+      if (!have_side || side.group.shape != node.shape || side.group.fuse_class != cls) {
+        close_side();
+        have_side = true;
+        side.group.shape = node.shape;
+        side.group.fuse_class = cls;
+      }
+      side.group.members.push_back(index);
+      continue;
+    }
     if (cls >= 0) {
       const bool reduction = is_reduction(node);
       const Shape& loop = reduction ? region.nodes[node.inputs[0]].shape : node.shape;
@@ -289,6 +321,7 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
       reads_open = reads_open || (have_open && contains(open.group.members, node.inputs[a]));
     }
     if (reads_open) close();
+    if (have_side && reads_any(node, side.group.members)) close_side();
     Step eager;
     eager.eager = true;
     eager.node = index;
