@@ -229,6 +229,35 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     return contains(group.reductions, input) ||
            std::any_of(group.folds.begin(), group.folds.end(), [input](const Fold& f) { return f.node == input; });
   };
+  // Whether a group's loop may also compute the reduction `node` over its
+  // last `reduced` dimensions (its shape and class aside).
+  auto may_take_reduction = [&](const Group& group, const Node& node, int reduced) {
+    if (!group.folds.empty() || (!group.reductions.empty() && group.reduced_dims != reduced)) return false;
+    if (!sums_in_numpy_order(node)) return true;
+    int ordered = 0;
+    for (int r : group.reductions) ordered += sums_in_numpy_order(region.nodes[r]);
+    return ordered < kMaxOrderedSums;
+  };
+  // A reduction of a value an earlier loop over the same shape had at hand
+  // (a region input, a value of the steps before it or its own element-wise
+  // value) is computed by that loop, as if the program had asked for it
+  // there: its pass costs nothing, and its result is ready for what the
+  // loops after it do (x.max() recorded after x's statistics' loop).
+  std::vector<char> computed(region.nodes.size(), 0);
+  auto earlier_loop_for = [&](const Node& node, int cls, const Shape& loop, int reduced) -> Group* {
+    const int operand = node.inputs[0];
+    std::fill(computed.begin(), computed.end(), 0);
+    for (Step& step : steps) {
+      if (!step.eager && !step.staged && step.group.shape == loop && step.group.fuse_class == cls &&
+          may_take_reduction(step.group, node, reduced) &&
+          (region.nodes[operand].op == Op::input || computed[operand] ||
+           (contains(step.group.members, operand) && !reads_result(step.group, operand)))) {
+        return &step.group;
+      }
+      for (int m : step_nodes(step)) computed[m] = 1;
+    }
+    return nullptr;
+  };
   // Reduction `index`, lowered to a fold when the backend takes the fold's
   // op: in the open group, which computes or reads its operand, when its
   // class is the group's and the group has no reductions and folds of the
@@ -294,15 +323,17 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
       const bool reduction = is_reduction(node);
       const Shape& loop = reduction ? region.nodes[node.inputs[0]].shape : node.shape;
       const int reduced = reduction ? suffix_reduction_dims(region, index) : 0;
-      bool joins = have_open && open.group.shape == loop && open.group.fuse_class == cls &&
-                   (!reduction || open.group.reductions.empty() || open.group.reduced_dims == reduced);
-      joins = joins && !(reduction && !open.group.folds.empty());
-      for (int a = 0; joins && a < op_info(node.op).arity; ++a) joins = !reads_result(open.group, node.inputs[a]);
-      if (joins && reduction && sums_in_numpy_order(node)) {
-        int ordered = 0;
-        for (int r : open.group.reductions) ordered += sums_in_numpy_order(region.nodes[r]);
-        joins = ordered < kMaxOrderedSums;
+      if (reduction) {
+        if (Group* earlier = earlier_loop_for(node, cls, loop, reduced)) {
+          earlier->members.push_back(index);
+          earlier->reductions.push_back(index);
+          earlier->reduced_dims = reduced;
+          continue;
+        }
       }
+      bool joins = have_open && open.group.shape == loop && open.group.fuse_class == cls &&
+                   (!reduction || may_take_reduction(open.group, node, reduced));
+      for (int a = 0; joins && a < op_info(node.op).arity; ++a) joins = !reads_result(open.group, node.inputs[a]);
       if (!joins) {
         close();
         have_open = true;
