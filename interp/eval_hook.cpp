@@ -168,12 +168,15 @@ inline void note_tracing() {
 // A frame a tool sees runs in CPython's evaluator with no frame hook set
 // until it returns or yields, and so do the frames it calls: CPython 3.12's
 // evaluator reports some events differently while any hook is set (its SEND
-// then reports a finished coroutine's StopIteration twice).
+// then reports a finished coroutine's StopIteration twice). npython's hook
+// comes back after, unless another one was set meanwhile.
 [[gnu::noinline, gnu::cold]] PyObject* evaluate_seen_by_tool(PyThreadState* tstate,
                                                             struct _PyInterpreterFrame* frame, int throwflag) {
   _PyInterpreterState_SetEvalFrameFunc(tstate->interp, _PyEval_EvalFrameDefault);
   PyObject* result = _PyEval_EvalFrameDefault(tstate, frame, throwflag);
-  _PyInterpreterState_SetEvalFrameFunc(tstate->interp, evaluate);
+  if (_PyInterpreterState_GetEvalFrameFunc(tstate->interp) == _PyEval_EvalFrameDefault) {
+    _PyInterpreterState_SetEvalFrameFunc(tstate->interp, evaluate);
+  }
   return result;
 }
 

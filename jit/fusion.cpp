@@ -347,11 +347,7 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
       }
       continue;
     }
-    bool reads_open = false;
-    for (int a = 0; a < op_info(node.op).arity; ++a) {
-      reads_open = reads_open || (have_open && contains(open.group.members, node.inputs[a]));
-    }
-    if (reads_open) close();
+    if (have_open && reads_any(node, open.group.members)) close();
     if (have_side && reads_any(node, side.group.members)) close_side();
     Step eager;
     eager.eager = true;
