@@ -23,11 +23,13 @@ namespace npy::jit {
 //         in a slot of kAccumulatorBytes (a kernel uses the first
 //         lanes * lane_bytes of it), read at entry and written back: the
 //         running value; for argmin and argmax also the index of the best
-//         value per lane (-1: none yet) and each lane's next element index.
-//         Float min and max accumulate in the lanes of 256 bits (AVX2's) at
-//         any width: the lanes where elements meet decide which of equal
-//         values (-0.0 and 0.0) or of NaNs comes out
-//         (accumulator_lanes);
+//         value per lane (-1: none yet) and each lane's next element index;
+//         for float min and max, in kernels that note ties, also what
+//         decides which of equal values NumPy's order gives: or'ed into the
+//         second, the sign bit of each -0.0 operand and the bits in which
+//         each NaN operand differs from NumPy's own NaN (0x7ff8000000000000,
+//         0x7fc00000); into the third, the sign bit where an operand is
+//         +0.0;
 //  lane_mask: a vector whose lanes say which elements reductions take;
 //  row_steps: per slot, the bytes its pointer moves after a row, beyond
 //         what the row's vectors moved it;
@@ -70,6 +72,10 @@ struct Kernel {
   // kAccumulatorVectors slots per reduction). For reductions along short
   // rows, many rows to one call.
   bool row_results = false;
+  // Notes what its float min and max reductions met besides their values
+  // (compile's `notes_ties`; the accumulators above): the zeros of either
+  // sign and the NaNs, whose bits NumPy's order decides.
+  bool notes_ties = false;
   // Some leaf_sums kernels also add two runs of rows at once, for the
   // latency of the running sums: `paired` takes slots for run A, then the
   // same slots for run B (each at its first row), and `rows` rows of each;
@@ -129,19 +135,15 @@ inline std::int64_t staged_scratch_bytes(std::int64_t inner, std::size_t inputs,
   return (kStagedSumStack + inner * static_cast<std::int64_t>(inputs)) * points * 8;
 }
 
-// The lanes of reduction `r`'s accumulator in a kernel of `lanes` lanes of
-// `lane_bytes`: 256 bits' worth for float min and max, else `lanes`.
-inline int accumulator_lanes(Op op, bool float_lanes, int lanes, int lane_bytes) {
-  return is_min_max(op) && float_lanes ? 32 / lane_bytes : lanes;
-}
-
 // How a group's kernel is compiled, besides the group itself.
 struct KernelOptions {
   bool leaf_sums = false;         // Kernel::leaf_sums
   bool streaming_stores = false;  // Kernel::streaming_stores
   bool row_results = false;       // Kernel::row_results (not with leaf_sums)
+  bool notes_ties = false;        // Kernel::notes_ties
   bool operator==(const KernelOptions& o) const {
-    return leaf_sums == o.leaf_sums && streaming_stores == o.streaming_stores && row_results == o.row_results;
+    return leaf_sums == o.leaf_sums && streaming_stores == o.streaming_stores && row_results == o.row_results &&
+           notes_ties == o.notes_ties;
   }
 };
 

@@ -16,6 +16,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "common/stats.h"
 #include "jit/fold.h"
 #include "jit/host.h"
 #include "jit/team_size.h"
@@ -109,11 +110,6 @@ Vector lane_mask(std::int64_t used, int lane_bytes) {
   return mask;
 }
 
-// The lanes of reduction r's accumulator in `kernel` (backend.h).
-int lanes_for(const Kernel& kernel, const LoopReduction& r) {
-  return accumulator_lanes(r.op, is_float(r.compute), kernel.lanes, kernel.lane_bytes);
-}
-
 // min and max of integers: their lanes hold the type's own values (8- and
 // 16-bit ones widened to 32 bits), kept in Partial::i as int64 bits.
 bool int_extreme(const LoopReduction& r) { return is_min_max(r.op) && !is_float(r.compute); }
@@ -183,6 +179,8 @@ void init_accumulator(Vector* accumulator, const LoopReduction& r, const Kernel&
       } else {
         fill_lanes<float>(v, static_cast<float>(inf));
       }
+      std::memset(accumulator[1].bytes, 0, sizeof v);  // no zero or NaN seen yet
+      std::memset(accumulator[2].bytes, 0, sizeof v);
       return;
     }
     case Combine::kAnd: std::memset(v.bytes, 0xff, sizeof v); return;
@@ -204,6 +202,12 @@ struct Partial {
   std::int64_t i = 0;
   bool b = false;
   std::int64_t at = -1;  // argmin/argmax: the index of the value in f or i (-1: none)
+  // Float min and max: what the operands had besides the extreme value
+  // (backend.h), their lanes' bits or'ed: of -0.0 and of NaNs other than
+  // NumPy's own, and of +0.0; known only from kernels that note ties.
+  std::uint64_t minus_seen = 0;
+  std::uint64_t plus_seen = 0;
+  bool ties_noted = false;
 };
 
 // argmin/argmax: whether `a` beats `b` (NumPy: the first NaN, else the
@@ -262,13 +266,25 @@ Partial best_lane(const Vector* accumulator, int lanes, bool is_min) {
   return p;
 }
 
+// The first `lanes` lanes of `lane_bytes` of `v`, or'ed (in the low bits
+// for 4-byte lanes).
+std::uint64_t lanes_or(const Vector& v, int lanes, int lane_bytes) {
+  std::uint64_t bits = 0;
+  for (int k = 0; k < lanes; ++k) {
+    std::uint64_t lane = 0;
+    std::memcpy(&lane, v.bytes + lane_bytes * k, static_cast<std::size_t>(lane_bytes));
+    bits |= lane;
+  }
+  return bits;
+}
+
 // `used`: the lanes that can hold more than the identity (the others are
 // left out), at most the kernel's.
 Partial lanes_of(const Vector* accumulator, const LoopReduction& r, const Kernel& kernel, int used = kMaxVectorBytes) {
   const int lane_bytes = kernel.lane_bytes;
   const Vector& v = accumulator[0];
   Partial p;
-  const int lanes = std::min(used, lanes_for(kernel, r));
+  const int lanes = std::min(used, kernel.lanes);
   const bool wide = lane_bytes == 8;
   if (gives_index(r.op)) {
     const bool is_min = keeps_least(r.op);
@@ -349,6 +365,9 @@ Partial lanes_of(const Vector* accumulator, const LoopReduction& r, const Kernel
       double m = lane_f(0);
       for (int k = 1; k < lanes; ++k) m = nan_min_max(m, lane_f(k), keeps_least(r.op));
       p.f = m;
+      p.ties_noted = kernel.notes_ties;
+      p.minus_seen = lanes_or(accumulator[1], lanes, lane_bytes);
+      p.plus_seen = lanes_or(accumulator[2], lanes, lane_bytes);
       break;
     }
     case Combine::kOr:
@@ -380,7 +399,12 @@ Partial combine(const Partial& a, const Partial& b, const LoopReduction& r, bool
       p.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(a.i) + static_cast<std::uint64_t>(b.i));
       break;
     case Combine::kMin:
-    case Combine::kMax: p.f = nan_min_max(a.f, b.f, keeps_least(r.op)); break;
+    case Combine::kMax:
+      p.f = nan_min_max(a.f, b.f, keeps_least(r.op));
+      p.ties_noted = a.ties_noted && b.ties_noted;
+      p.minus_seen = a.minus_seen | b.minus_seen;
+      p.plus_seen = a.plus_seen | b.plus_seen;
+      break;
     case Combine::kOr: p.b = a.b || b.b; break;
     case Combine::kAnd: p.b = a.b && b.b; break;
     default: break;
@@ -388,27 +412,41 @@ Partial combine(const Partial& a, const Partial& b, const LoopReduction& r, bool
   return p;
 }
 
-void store_result(const Partial& p, const LoopReduction& r, std::int64_t count, char* at) {
+// Whether NumPy's float min or max `p` could have other bits than the one
+// the kernels found, the order it meets equal values in deciding: a zero
+// result where zeros of both signs were seen, or a NaN where a NaN other
+// than NumPy's own (or a -0.0, which the same bits note) was; any zero or
+// NaN result where the kernel did not note ties.
+bool order_decides(const Partial& p, const LoopReduction& r) {
+  if (!is_min_max(r.op) || !is_float(r.compute)) return false;
+  if (!p.ties_noted) return p.f == 0 || std::isnan(p.f);
+  const std::uint64_t sign = r.compute == DType::kFloat64 ? std::uint64_t{1} << 63 : std::uint64_t{1} << 31;
+  if (p.f == 0) return (p.minus_seen & sign) && (p.plus_seen & sign);
+  return std::isnan(p.f) && p.minus_seen != 0;
+}
+
+int store_result(const Partial& p, const LoopReduction& r, std::int64_t count, char* at) {
   if (gives_index(r.op)) {
     std::memcpy(at, &p.at, 8);
-    return;
+    return 0;
   }
+  const int order = order_decides(p, r) ? kOrderDecides : 0;
   switch (r.result) {
     case DType::kFloat64: {
       // The mean of integers (8- and 16-bit, or bool) is their exact sum over the count.
       double v = is_float(r.compute) ? p.f : static_cast<double>(p.i);
       if (r.op == Op::mean) v = v / static_cast<double>(count);
       std::memcpy(at, &v, 8);
-      return;
+      return order;
     }
     case DType::kFloat32: {
       float v = static_cast<float>(p.f);
       if (r.op == Op::mean) v = v / static_cast<float>(count);
       std::memcpy(at, &v, 4);
-      return;
+      return order;
     }
-    case DType::kBool: *at = p.b ? 1 : 0; return;
-    default: std::memcpy(at, &p.i, itemsize(r.result)); return;  // little-endian: the low bytes
+    case DType::kBool: *at = p.b ? 1 : 0; return 0;
+    default: std::memcpy(at, &p.i, itemsize(r.result)); return 0;  // little-endian: the low bytes
   }
 }
 
@@ -1112,6 +1150,7 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
   std::atomic<int> flags{0};
   on_threads(blocks.items >= threads ? threads : 1, [&] {
     std::feclearexcept(kFpFlags);
+    int order = 0;  // store_result's
     std::vector<Vector> padded;  // per input not read in place: per_call padded rows
     std::vector<char*> padded_at(nin, nullptr);
     std::size_t padded_vectors = 0;
@@ -1164,11 +1203,11 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
         }
         for (std::int64_t q = 0; q < count; ++q) {
           const Partial p = lanes_of(&acc[(q + 1) * block + k * kAccumulatorVectors], red, kernel, used_lanes);
-          store_result(p, red, J, result + q * size);
+          order |= store_result(p, red, J, result + q * size);
         }
       }
     }
-    flags.fetch_or(std::fetestexcept(kFpFlags));
+    flags.fetch_or(std::fetestexcept(kFpFlags) | order);
   });
   return flags.load();
 }
@@ -1237,19 +1276,22 @@ bool merges_rest_lanes(const LoopReduction& r) {
 // kernel takes a vector into its accumulator: integer sums add (wrapping;
 // none overflows), float min and max as kernel_min_max, so that the same
 // zero of two and the same NaN come out as where the kernel reads a row to
-// its end.
-void merge_rest_lanes(Vector& into, const Vector& from, const LoopReduction& r, const Kernel& kernel) {
+// its end; what float min and max noted besides (backend.h) or'ed.
+void merge_rest_lanes(Vector* into, const Vector* from, const LoopReduction& r, const Kernel& kernel) {
   const bool wide = kernel.lane_bytes == 8;
   if (r.op == Op::sum) {
     const int lanes = static_cast<int>(sizeof(Vector)) / kernel.lane_bytes;
-    wide ? merge_lanes<std::uint64_t>(into, from, lanes, std::plus<>())
-         : merge_lanes<std::uint32_t>(into, from, lanes, std::plus<>());
+    wide ? merge_lanes<std::uint64_t>(into[0], from[0], lanes, std::plus<>())
+         : merge_lanes<std::uint32_t>(into[0], from[0], lanes, std::plus<>());
     return;
   }
   const bool is_min = keeps_least(r.op);
   const auto pick = [is_min](auto a, auto b) { return kernel_min_max(a, b, is_min); };
-  wide ? merge_lanes<double>(into, from, lanes_for(kernel, r), pick)
-       : merge_lanes<float>(into, from, lanes_for(kernel, r), pick);
+  wide ? merge_lanes<double>(into[0], from[0], kernel.lanes, pick)
+       : merge_lanes<float>(into[0], from[0], kernel.lanes, pick);
+  for (int k = 1; k <= 2; ++k) {
+    for (std::size_t b = 0; b < sizeof(Vector); ++b) into[k].bytes[b] |= from[k].bytes[b];
+  }
 }
 
 // A row_results kernel's reductions along rows longer than a vector
@@ -1274,6 +1316,7 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
   std::atomic<int> flags{0};
   on_threads(blocks.items >= threads ? threads : 1, [&] {
     std::feclearexcept(kFpFlags);
+    int order = 0;  // store_result's
     // Per input that moves along the row: per_call rows of one vector.
     std::vector<Vector> rest_rows(rest ? nin * static_cast<std::size_t>(per_call) : 0);
     std::vector<Vector> acc((static_cast<std::size_t>(per_call) + 1) * block);
@@ -1322,7 +1365,7 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
           const std::size_t at = static_cast<std::size_t>(q + 1) * block + k * kAccumulatorVectors;
           Partial p;
           if (rest && merges_rest_lanes(red)) {
-            merge_rest_lanes(acc[at], rest_acc[at], red, kernel);
+            merge_rest_lanes(&acc[at], &rest_acc[at], red, kernel);
             p = lanes_of(&acc[at], red, kernel);
           } else {
             p = lanes_of(&acc[at], red, kernel);
@@ -1331,11 +1374,11 @@ int run_long_row_results(const Loop& loop, const Shape& shape, const std::vector
               p = combine(p, rest_part, red, kernel.lane_bytes == 8);
             }
           }
-          store_result(p, red, J, result + q * size);
+          order |= store_result(p, red, J, result + q * size);
         }
       }
     }
-    flags.fetch_or(std::fetestexcept(kFpFlags));
+    flags.fetch_or(std::fetestexcept(kFpFlags) | order);
   });
   return flags.load();
 }
@@ -1549,8 +1592,9 @@ int run_until_known(const Loop& loop, std::int64_t count, const std::vector<Loop
     }
     done += n;
   }
-  for (std::size_t k = 0; k < nred; ++k) store_result(total[k], reductions[k], count, reductions[k].data);
-  return flags.load();
+  int order = 0;
+  for (std::size_t k = 0; k < nred; ++k) order |= store_result(total[k], reductions[k], count, reductions[k].data);
+  return flags.load() | order;
 }
 
 template <typename T>
@@ -1590,7 +1634,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
       } else {
         Partial p = lanes_of(acc[k], reductions[k], loop.kernel);
         p.i += acc.carried[k];
-        store_result(p, reductions[k], count, at);
+        if (store_result(p, reductions[k], count, at)) flags.fetch_or(kOrderDecides);
       }
     }
   };
@@ -1649,7 +1693,7 @@ int run_reductions(const Loop& loop, const Shape& shape, int reduced, const std:
       total = combine(total, part, reductions[k],
                       loop.kernel.lane_bytes == 8);
     }
-    store_result(total, reductions[k], count, reductions[k].data);
+    flags.fetch_or(store_result(total, reductions[k], count, reductions[k].data));
   }
   for (std::size_t k = 0; k < reductions.size(); ++k) {
     if (ordered_index[k] >= 0) store_sum(sums[ordered_index[k]], reductions[k], count, reductions[k].data);
@@ -2007,11 +2051,10 @@ void make_flat(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOut
 
 // Whether a reduction over all of a loop comes out the same over the loop
 // made flat, where elements meet other ones in the kernel's lanes: not for
-// float min, max and prod (which of -0.0 and 0.0 or of two NaNs, and the
-// rounding, depend on the lanes). Float sums add in NumPy's order anyway.
-bool same_when_flat(const LoopReduction& red) {
-  return !is_float(red.compute) || (!is_min_max(red.op) && red.op != Op::prod);
-}
+// float prod (the rounding depends on the lanes). Float sums add in NumPy's
+// order anyway; float min and max come out the same in any order, except
+// where kOrderDecides sends the region to NumPy.
+bool same_when_flat(const LoopReduction& red) { return !is_float(red.compute) || red.op != Op::prod; }
 
 }  // namespace
 
@@ -2031,6 +2074,8 @@ void order_loop(Shape& shape, int& reduced_dims, std::vector<LoopInput>& inputs,
   }
   if (!reductions.empty()) {
     if (reduced_dims == r && std::all_of(reductions.begin(), reductions.end(), same_when_flat)) {
+      static Counter& flat = counter("jit.flat_reductions");
+      flat.add();
       make_flat(shape, inputs, outputs);
       reduced_dims = 1;
     }

@@ -195,6 +195,14 @@ double pairwise_sum(const double* a, std::int64_t n);
 // invalid), which run_kernel returns.
 inline constexpr int kNumpyFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
 
+// Besides those flags, run_kernel's result has this bit where a float min
+// or max it computed may not be NumPy's to the bit: NumPy's result is the
+// zero or NaN that its loop's order meets first or last, and the operands
+// had zeros of both signs, or NaNs other than NumPy's own (backend.h), or
+// the result is a zero or a NaN and the kernel did not note ties
+// (Kernel::notes_ties). The caller gets NumPy's result from NumPy.
+inline constexpr int kOrderDecides = 1 << 16;
+
 // Where a loop with LoopOutput::read_nearby outputs raised some of `flags`:
 // the values its inputs had at those elements (the pieces of the loop that
 // raised them), `count` of them, in each input's dtype. The outputs are

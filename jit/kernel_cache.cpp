@@ -36,7 +36,17 @@ bool uses_disk_cache() { return disk_cache_is_on() && !log_enabled(LogChannel::k
 
 // A Kernel's facts, in this order; the paired function as its offset from
 // the entry (-1: none).
-enum KernelFact { kLanes, kLaneBytes, kUsesIndex, kLeafSums, kStreamingStores, kRowResults, kPairedOffset, kKernelFacts };
+enum KernelFact {
+  kLanes,
+  kLaneBytes,
+  kUsesIndex,
+  kLeafSums,
+  kStreamingStores,
+  kRowResults,
+  kNotesTies,
+  kPairedOffset,
+  kKernelFacts
+};
 
 StoredCode stored_form(const Kernel& kernel) {
   std::vector<std::int64_t> facts(kKernelFacts);
@@ -46,6 +56,7 @@ StoredCode stored_form(const Kernel& kernel) {
   facts[kLeafSums] = kernel.leaf_sums;
   facts[kStreamingStores] = kernel.streaming_stores;
   facts[kRowResults] = kernel.row_results;
+  facts[kNotesTies] = kernel.notes_ties;
   facts[kPairedOffset] = kernel.paired ? reinterpret_cast<std::intptr_t>(kernel.paired) -
                                              reinterpret_cast<std::intptr_t>(kernel.entry)
                                        : -1;
@@ -69,7 +80,7 @@ void from_stored_form(Backend& backend, const StoredCode& stored, const Kernel& 
   const bool fits = facts.size() == kKernelFacts && facts[kLanes] == expected.lanes &&
                     facts[kLaneBytes] == expected.lane_bytes && is_flag(facts[kUsesIndex]) &&
                     facts[kLeafSums] == expected.leaf_sums && facts[kStreamingStores] == expected.streaming_stores &&
-                    facts[kRowResults] == expected.row_results &&
+                    facts[kRowResults] == expected.row_results && facts[kNotesTies] == expected.notes_ties &&
                     (facts[kPairedOffset] == -1 ||
                      (expected.leaf_sums && facts[kPairedOffset] > 0 && facts[kPairedOffset] < size));
   if (fits) kernel = backend.place(stored.code);
@@ -83,6 +94,7 @@ void from_stored_form(Backend& backend, const StoredCode& stored, const Kernel& 
   kernel->leaf_sums = expected.leaf_sums;
   kernel->streaming_stores = expected.streaming_stores;
   kernel->row_results = expected.row_results;
+  kernel->notes_ties = expected.notes_ties;
   if (facts[kPairedOffset] >= 0) {
     kernel->paired = reinterpret_cast<Kernel::Entry>(reinterpret_cast<std::intptr_t>(kernel->entry) +
                                                      facts[kPairedOffset]);
@@ -119,7 +131,7 @@ std::shared_ptr<const Kernel> kernel_for(Backend& backend, const Region& region,
   const std::string key = std::string(backend.name()) + (fast_math() ? "|fastmath" : "") + "|c" +
                           std::to_string(group.fuse_class) + "|l" +
                           std::to_string(backend.lanes(group)) + (options.leaf_sums ? "|leaves" : "") +
-                          (options.streaming_stores ? "|streaming" : "") + (options.row_results ? "|rows" : "") + "|" +
+                          (options.streaming_stores ? "|streaming" : "") + (options.row_results ? "|rows" : "") + (options.notes_ties ? "|ties" : "") + "|" +
                           group_key(region, group, broadcast_inner);
   // What the key fixes of the kernel, as compile() sets it.
   Kernel expected;
@@ -128,6 +140,7 @@ std::shared_ptr<const Kernel> kernel_for(Backend& backend, const Region& region,
   expected.leaf_sums = options.leaf_sums;
   expected.streaming_stores = options.streaming_stores;
   expected.row_results = options.row_results;
+  expected.notes_ties = options.notes_ties;
   return cached_code(
       cache, backend, key, expected, [&] { return backend.compile(region, group, broadcast_inner, options); },
       [](const Kernel& k) { return std::to_string(k.lanes) + " lanes"; });

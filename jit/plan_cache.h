@@ -24,6 +24,10 @@ class CachedPlan {
   std::vector<BlockRun> block_runs;
   // The region the steps' kernels compile from (plan_region's kernel_region).
   Region kernel_region;
+  // Its kernels note ties (Kernel::notes_ties): set once a float min or max
+  // of the region came out a zero or a NaN that its kernels could not tell
+  // from NumPy's (cpu_driver.h's kOrderDecides).
+  bool notes_ties = false;
 
   // The kernel of fused step `step` for inputs laid out as `broadcast_inner`
   // says, compiled as `options` say (kernel_cache.h's kernel_for the first

@@ -335,7 +335,10 @@ class Runner {
       return run_node(node, &flags, ignored(), false);
     };
     std::size_t next_run = 0;  // of plan.block_runs
-    for (std::size_t s = 0; s < steps.size(); ++s) {
+    // A float min or max whose bits NumPy's order decides (kOrderDecides)
+    // ends the steps: the region is computed through NumPy, before any
+    // later step writes a target its steps read.
+    for (std::size_t s = 0; s < steps.size() && !(flags & jit::kOrderDecides); ++s) {
       const jit::Step& step = steps[s];
       if (backend && next_run < plan.block_runs.size() && plan.block_runs[next_run].first == s) {
         const jit::BlockRun& block_run = plan.block_runs[next_run++];
@@ -370,11 +373,18 @@ class Runner {
         }
       }
     }
-    if (!(flags & reported_flags())) return 0;
-    static Counter& reruns = counter("jit.reruns_for_fp_reports");
-    reruns.add();
-    if (!nearby_samples_.empty()) return rerun_nearby_step(steps.back().group, ignored());
-    if (target_) target_->not_stored = "computed again through NumPy for its floating-point reports";
+    if (flags & jit::kOrderDecides) {
+      static Counter& reruns_for_order = counter("jit.reruns_for_numpy_order");
+      reruns_for_order.add();
+      plan.notes_ties = true;
+      if (target_) target_->not_stored = "computed again through NumPy for a min or max NumPy's order decides";
+    } else {
+      if (!(flags & reported_flags())) return 0;
+      static Counter& reruns = counter("jit.reruns_for_fp_reports");
+      reruns.add();
+      if (!nearby_samples_.empty()) return rerun_nearby_step(steps.back().group, ignored());
+      if (target_) target_->not_stored = "computed again through NumPy for its floating-point reports";
+    }
     std::vector<int> order;
     for (const jit::Step& step : steps) {
       if (step.eager) order.push_back(step.node);
@@ -1103,6 +1113,7 @@ class Runner {
         jit::order_loop(variant.shape, variant.reduced_dims, variant.inputs, variant.outputs, variant.reductions,
                         from_indices(group));
         jit::KernelOptions options;
+        options.notes_ties = plan.notes_ties;
         options.leaf_sums = jit::fits_leaf_sums(variant.shape, variant.reduced_dims, variant.inputs, variant.outputs,
                                                 variant.reductions);
         options.row_results = !options.leaf_sums &&
@@ -1251,6 +1262,7 @@ class Runner {
       return 0;
     }
     jit::KernelOptions options;
+    options.notes_ties = plan.notes_ties;
     // A fold's loop stays in the group's order: the driver orders it for its folds.
     if (!summed_inputs && group.folds.empty()) {
       jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices(group));

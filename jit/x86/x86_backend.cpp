@@ -203,7 +203,8 @@ class KernelBuilder {
         math_(cc, vc_, constants_), region_(region),
         group_(group), broadcast_(broadcast_inner),
         bits_(bits), lanes_(vector_bits / bits), leaf_sums_(options.leaf_sums),
-        streaming_(options.streaming_stores), row_results_(options.row_results), paired_(paired) {}
+        streaming_(options.streaming_stores), row_results_(options.row_results),
+        notes_ties_(options.notes_ties), paired_(paired) {}
 
   // The function build() made.
   Label label() const { return label_; }
@@ -243,9 +244,8 @@ class KernelBuilder {
     if (!plan_loop_calls()) return false;
     for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
       const Node& node = region_.nodes[group_.reductions[r]];
-      const VectorCode& code = accumulator_code(node);
-      const int vectors = gives_index(node.op) ? kAccumulatorVectors : 1;
-      for (int k = 0; k < vectors; ++k) {
+      const VectorCode& code = vc_;
+      for (int k = 0; k < accumulator_registers(node); ++k) {
         x86::Vec a = code.new_vec();
         code.load(a, code.at(acc, accumulator_offset(r, k)));
         accumulators_.push_back(a);
@@ -266,7 +266,7 @@ class KernelBuilder {
           cc_.vmovdqa(copy, accumulators_[first + static_cast<std::size_t>(k)]);
           second_set_.push_back(copy);
         }
-        first += arg ? kAccumulatorVectors : 1;
+        first += static_cast<std::size_t>(accumulator_registers(region_.nodes[r]));
       }
     }
     x86::Gp row_acc;  // row_results_: where the row's accumulators go
@@ -430,10 +430,9 @@ class KernelBuilder {
       std::size_t next = 0, slot = 0;
       for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
         const Node& node = region_.nodes[group_.reductions[r]];
-        const VectorCode& code = accumulator_code(node);
+        const VectorCode& code = vc_;
         const bool arg = gives_index(node.op);
-        const int vectors = arg ? kAccumulatorVectors : 1;
-        for (int k = 0; k < vectors; ++k, ++next) {
+        for (int k = 0; k < accumulator_registers(node); ++k, ++next) {
           code.store(code.at(row_acc, accumulator_offset(r, k)), accumulators_[next]);
           code.load(accumulators_[next], code.at(acc, accumulator_offset(r, k)));
         }
@@ -460,9 +459,10 @@ class KernelBuilder {
     std::size_t next = 0;
     for (std::size_t r = 0; r < group_.reductions.size() && !row_results_; ++r) {
       const Node& node = region_.nodes[group_.reductions[r]];
-      const VectorCode& code = accumulator_code(node);
-      const int vectors = gives_index(node.op) ? kAccumulatorVectors : 1;
-      for (int k = 0; k < vectors; ++k) code.store(code.at(acc, accumulator_offset(r, k)), accumulators_[next++]);
+      const VectorCode& code = vc_;
+      for (int k = 0; k < accumulator_registers(node); ++k) {
+        code.store(code.at(acc, accumulator_offset(r, k)), accumulators_[next++]);
+      }
     }
     cc_.endFunc();
     math_.emit_data();
@@ -482,16 +482,17 @@ class KernelBuilder {
     fn.frame().setAvxCleanup();
   }
 
-  // Float min and max keep AVX2's lanes at any width: where lanes meet
-  // (-0.0 against 0.0, NaNs of other payloads) the lane an element fell in
-  // decides the result. Their accumulators are 256 bits, and a wider vector
-  // folds into them as two halves, low then high: each lane sees the
-  // elements an AVX2 lane sees, in the same order.
-  bool folds_halves(const Node& node) const {
-    return vc_.avx512() && is_min_max(node.op) && is_float(extreme_lanes(node.compute));
+  // The registers a reduction accumulates in: argmin and argmax keep
+  // (value, index, next index), float min and max in kernels that note ties
+  // (value, zero signs and NaNs seen: backend.h), others their value.
+  int accumulator_registers(const Node& node) const {
+    if (gives_index(node.op) || (notes_ties_ && float_extreme(node))) return kAccumulatorVectors;
+    return 1;
   }
 
-  const VectorCode& accumulator_code(const Node& node) const { return folds_halves(node) ? vc256_ : vc_; }
+  static bool float_extreme(const Node& node) {
+    return is_min_max(node.op) && is_float(extreme_lanes(node.compute));
+  }
 
   // Where accumulator vector k of reduction r lies: each in a slot of
   // kAccumulatorBytes, of which a kernel uses its vectors' bytes.
@@ -826,6 +827,25 @@ class KernelBuilder {
 
   x86::Vec float_min_max(const x86::Vec& a, const x86::Vec& b, bool is_min) {
     return float_min_max(vc_, a, b, is_min);
+  }
+
+  // What a float min or max reduction notes of each operand besides its
+  // value (backend.h): into `minus`, the sign bit of -0.0 and the bits in
+  // which a NaN differs from NumPy's own (0x7ff8... or 0x7fc0...); into
+  // `plus`, the sign bit where an operand is +0.0.
+  void note_zeros_and_nans(const x86::Vec& x, const x86::Vec& minus, const x86::Vec& plus) {
+    const x86::Vec zero_lanes = vc_.new_vec();
+    vc_.float_compare(zero_lanes, x, zero(), 0, bits_);  // EQ_OQ
+    const x86::Vec t = vc_.new_vec();
+    vc_.bit_and(t, x, zero_lanes);
+    vc_.bit_or(minus, minus, t);
+    vc_.and_not(t, x, zero_lanes);
+    vc_.bit_or(plus, plus, t);
+    const x86::Vec nan_lanes = vc_.new_vec();
+    vc_.float_compare(nan_lanes, x, x, 3, bits_);  // UNORD_Q
+    vc_.bit_xor(t, x, broadcast_int(wide() ? 0x7ff8000000000000LL : 0x7fc00000LL));
+    vc_.bit_and(t, t, nan_lanes);
+    vc_.bit_or(minus, minus, t);
   }
 
   // The smaller (larger) of integer lanes of type `t`. AVX2 has no 64-bit
@@ -1453,7 +1473,7 @@ class KernelBuilder {
     std::size_t first = 0, slot = 0;
     for (int r : group_.reductions) {
       if (!gives_index(region_.nodes[r].op)) {
-        ++first;
+        first += accumulator_registers(region_.nodes[r]);
         continue;
       }
       const x86::Vec step = broadcast_int(lanes_);
@@ -1472,7 +1492,7 @@ class KernelBuilder {
     for (int r : group_.reductions) {
       const Node& node = region_.nodes[r];
       if (!gives_index(node.op)) {
-        ++first;
+        first += accumulator_registers(node);
         continue;
       }
       const DType as = extreme_lanes(node.compute);
@@ -1515,7 +1535,7 @@ class KernelBuilder {
     const Node& node = region_.nodes[index];
     std::size_t first = 0;  // the reduction's first accumulator register
     for (std::size_t r = 0; group_.reductions[r] != index; ++r) {
-      first += gives_index(region_.nodes[group_.reductions[r]].op) ? kAccumulatorVectors : 1;
+      first += accumulator_registers(region_.nodes[group_.reductions[r]]);
     }
     x86::Vec& acc = accumulators_[first];
     const bool w = wide();
@@ -1557,18 +1577,13 @@ class KernelBuilder {
       case Combine::kMax: {
         const DType as = extreme_lanes(node.compute);
         if (!operand(node.inputs[0], as, v)) return false;
-        // The vector, or its halves in order (folds_halves).
-        const VectorCode& code = accumulator_code(node);
-        for (int piece = 0; piece < vc_.bytes() / code.bytes(); ++piece) {
-          const x86::Vec part = piece_of(code, v.reg, piece);
-          const x86::Vec mask = piece == 0 ? code.view(lane_mask_) : lane_mask_high();
-          // Lanes outside the mask keep the accumulator.
-          x86::Vec kept = code.new_vec();
-          code.blend(kept, acc, part, mask, bits_);
-          // The loop carries the accumulator in its register.
-          cc_.vmovapd(acc, is_float(as) ? float_min_max(code, acc, kept, keeps_least(node.op))
-                                        : int_min_max(acc, kept, keeps_least(node.op), as));
-        }
+        // Lanes outside the mask keep the accumulator.
+        x86::Vec kept = vc_.new_vec();
+        vc_.blend(kept, acc, v.reg, lane_mask_, bits_);
+        if (notes_ties_ && is_float(as)) note_zeros_and_nans(kept, accumulators_[first + 1], accumulators_[first + 2]);
+        // The loop carries the accumulator in its register.
+        cc_.vmovapd(acc, is_float(as) ? float_min_max(acc, kept, keeps_least(node.op))
+                                      : int_min_max(acc, kept, keeps_least(node.op), as));
         return true;
       }
       case Combine::kArgMin:
@@ -1712,6 +1727,7 @@ class KernelBuilder {
   const bool leaf_sums_;
   const bool streaming_;  // Kernel::streaming_stores
   const bool row_results_;  // Kernel::row_results
+  const bool notes_ties_;   // Kernel::notes_ties
   const bool paired_;
   Label label_;
   struct Side {
@@ -2577,7 +2593,6 @@ class X86Backend : public Backend {
           case Combine::kMax: {
             // 8- and 16-bit integers in 32-bit lanes, widened as they are loaded.
             const DType as = extreme_lanes(node.compute);
-            if (is_float(as) && vector_bits_ < 256) return -1;  // accumulator_lanes: AVX2's
             if (lane_bits(as) == 0 || !want(lane_bits(as)) || !operand_ok(node.inputs[0], as)) return -1;
             if (as != node.compute && in.op != Op::input) return -1;
             break;
@@ -2647,6 +2662,7 @@ class X86Backend : public Backend {
     kernel->leaf_sums = leaf_sums;
     kernel->streaming_stores = options.streaming_stores;
     kernel->row_results = options.row_results;
+    kernel->notes_ties = options.notes_ties;
     return kernel;
   }
 
