@@ -366,8 +366,10 @@ Partial lanes_of(const Vector* accumulator, const LoopReduction& r, const Kernel
       for (int k = 1; k < lanes; ++k) m = nan_min_max(m, lane_f(k), keeps_least(r.op));
       p.f = m;
       p.ties_noted = kernel.notes_ties;
-      p.minus_seen = lanes_or(accumulator[1], lanes, lane_bytes);
-      p.plus_seen = lanes_or(accumulator[2], lanes, lane_bytes);
+      if (kernel.notes_ties) {
+        p.minus_seen = lanes_or(accumulator[1], lanes, lane_bytes);
+        p.plus_seen = lanes_or(accumulator[2], lanes, lane_bytes);
+      }
       break;
     }
     case Combine::kOr:
@@ -1289,7 +1291,7 @@ void merge_rest_lanes(Vector* into, const Vector* from, const LoopReduction& r, 
   const auto pick = [is_min](auto a, auto b) { return kernel_min_max(a, b, is_min); };
   wide ? merge_lanes<double>(into[0], from[0], kernel.lanes, pick)
        : merge_lanes<float>(into[0], from[0], kernel.lanes, pick);
-  for (int k = 1; k <= 2; ++k) {
+  for (int k = 1; k <= 2 && kernel.notes_ties; ++k) {
     for (std::size_t b = 0; b < sizeof(Vector); ++b) into[k].bytes[b] |= from[k].bytes[b];
   }
 }

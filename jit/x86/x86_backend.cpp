@@ -810,23 +810,18 @@ class KernelBuilder {
     return false;
   }
 
-  // NumPy's minimum (maximum): (a < b || isnan(a)) ? a : b, in vectors of
-  // `code`'s width.
-  x86::Vec float_min_max(const VectorCode& code, const x86::Vec& a, const x86::Vec& b, bool is_min) {
-    x86::Vec r = code.new_vec();
-    x86::Vec nan = code.new_vec();
+  // NumPy's minimum (maximum): (a < b || isnan(a)) ? a : b.
+  x86::Vec float_min_max(const x86::Vec& a, const x86::Vec& b, bool is_min) {
+    x86::Vec r = vc_.new_vec();
     if (wide()) {
       is_min ? cc_.vminpd(r, a, b) : cc_.vmaxpd(r, a, b);
     } else {
       is_min ? cc_.vminps(r, a, b) : cc_.vmaxps(r, a, b);
     }
-    code.float_compare(nan, a, a, 3, bits_);  // UNORD_Q
-    code.blend(r, r, a, nan, bits_);
+    const VectorCode::Mask nan = vc_.new_mask();
+    vc_.compare(nan, a, a, 3, bits_);  // UNORD_Q
+    vc_.blend(r, r, a, nan, bits_);
     return r;
-  }
-
-  x86::Vec float_min_max(const x86::Vec& a, const x86::Vec& b, bool is_min) {
-    return float_min_max(vc_, a, b, is_min);
   }
 
   // What a float min or max reduction notes of each operand besides its
@@ -1579,7 +1574,7 @@ class KernelBuilder {
         if (!operand(node.inputs[0], as, v)) return false;
         // Lanes outside the mask keep the accumulator.
         x86::Vec kept = vc_.new_vec();
-        vc_.blend(kept, acc, v.reg, lane_mask_, bits_);
+        vc_.blend(kept, acc, v.reg, lane_mask_bits(), bits_);
         if (notes_ties_ && is_float(as)) note_zeros_and_nans(kept, accumulators_[first + 1], accumulators_[first + 2]);
         // The loop carries the accumulator in its register.
         cc_.vmovapd(acc, is_float(as) ? float_min_max(acc, kept, keeps_least(node.op))
