@@ -437,13 +437,13 @@ int store_result(const Partial& p, const LoopReduction& r, std::int64_t count, c
     case DType::kFloat64: {
       // The mean of integers (8- and 16-bit, or bool) is their exact sum over the count.
       double v = is_float(r.compute) ? p.f : static_cast<double>(p.i);
-      if (r.op == Op::mean) v = v / static_cast<double>(count);
+      if (r.op == Op::mean) v = mean_of_sum(v, count);
       std::memcpy(at, &v, 8);
       return order;
     }
     case DType::kFloat32: {
       float v = static_cast<float>(p.f);
-      if (r.op == Op::mean) v = v / static_cast<float>(count);
+      if (r.op == Op::mean) v = mean_of_sum(v, count);
       std::memcpy(at, &v, 4);
       return order;
     }
@@ -1017,7 +1017,7 @@ T combine_subtrees(std::int64_t n, int depth, const std::vector<T>& sums, std::s
 template <typename T>
 void store_sum(T value, const LoopReduction& r, std::int64_t count, char* at) {
   value = T(0) + value;  // NumPy starts from its identity, +0.0: a sum is never -0.0
-  if (r.op == Op::mean) value = value / static_cast<T>(count);
+  if (r.op == Op::mean) value = mean_of_sum(value, count);
   std::memcpy(at, &value, sizeof(T));
 }
 
@@ -1925,7 +1925,13 @@ int run_column_sums_of(const char* data, const Shape& shape, const std::vector<s
             for (std::int64_t j = 0; j < n; ++j) sums[j] += accumulated<A>(x[j]);
           });
         }
-        for (std::int64_t j = 0; j < n; ++j) sums_out[first + j] = mean ? sums[j] / static_cast<A>(rows) : sums[j];
+        for (std::int64_t j = 0; j < n; ++j) {
+          if constexpr (std::is_floating_point_v<A>) {
+            sums_out[first + j] = mean ? mean_of_sum(sums[j], rows) : sums[j];
+          } else {
+            sums_out[first + j] = mean ? sums[j] / static_cast<A>(rows) : sums[j];
+          }
+        }
       }
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));

@@ -105,12 +105,10 @@ void fill_fold_start(char* data, std::int64_t count, DType dtype, Combine combin
 void divide_in_place(char* data, std::int64_t count, DType dtype, std::int64_t divisor) {
   if (dtype == DType::kFloat64) {
     auto* x = reinterpret_cast<double*>(data);
-    const auto d = static_cast<double>(divisor);
-    for (std::int64_t i = 0; i < count; ++i) x[i] /= d;
+    for (std::int64_t i = 0; i < count; ++i) x[i] = mean_of_sum(x[i], divisor);
   } else if (dtype == DType::kFloat32) {
     auto* x = reinterpret_cast<float*>(data);
-    const auto d = static_cast<float>(divisor);
-    for (std::int64_t i = 0; i < count; ++i) x[i] /= d;
+    for (std::int64_t i = 0; i < count; ++i) x[i] = mean_of_sum(x[i], divisor);
   }
 }
 

@@ -89,9 +89,17 @@ void fold_into(char* into, const char* part, std::int64_t count, DType dtype, Co
 // minimum and maximum against them give back to the bit, NaN included).
 void fill_fold_start(char* data, std::int64_t count, DType dtype, Combine combine);
 
-// NumPy's mean from a float sum: each of `count` elements of `dtype`
-// (float32 or float64) divided by `divisor` converted to `dtype` (np.mean
-// divides by the element count, a Python int, in the sum's type).
+// NumPy's mean from a float sum of `count` elements: np.mean divides by
+// the count as an intp, which takes a float32 sum to float64, and rounds
+// the quotient to the sum's type (for counts above 2^24, not the float32
+// quotient by the count as a float32).
+template <typename T>
+T mean_of_sum(T sum, std::int64_t count) {
+  return static_cast<T>(static_cast<double>(sum) / static_cast<double>(count));
+}
+
+// NumPy's means from float sums: each of `count` elements of `dtype`
+// (float32 or float64) at `data` as mean_of_sum of `divisor` elements.
 void divide_in_place(char* data, std::int64_t count, DType dtype, std::int64_t divisor);
 
 }  // namespace npy::jit
