@@ -1131,12 +1131,16 @@ int add_part(Trace& trace, Op op, DType dtype, Shape shape, int a, int b, std::u
   return add_node(trace, std::move(node), std::move(part), where);
 }
 
-// np.var / np.std of a float64 array, spelled out as NumPy's _var computes
-// it: the sum over the axes kept as dimensions, divided by the count; the
-// squares of the deviations from it summed; divided by count - ddof; the
-// square root for std. Each step is a region op that kernels fuse; through
-// NumPy, the last one makes the program's call (and NumPy says what it
-// says). Other dtypes, ddof >= count and other arguments run eagerly.
+// np.var / np.std of a float64 or float32 array, spelled out as NumPy's
+// _var computes it: the sum over the axes kept as dimensions, divided by
+// the count; the squares of the deviations from it summed; divided by
+// count - ddof; the square root for std. Each step is a region op that
+// kernels fuse; through NumPy, the last one makes the program's call (and
+// NumPy says what it says). NumPy divides float32 sums by its intp counts
+// in float64 and rounds the quotients to float32: the float32 quotient
+// itself where float32 holds the count exactly (up to 2**24), so larger
+// float32 counts, other dtypes, ddof >= count and other arguments run
+// eagerly.
 PyObject* record_moment(bool is_std, PyObject* callable, const CallArgs& call, const Location& where) {
   const std::size_t npos = call.positional.size();
   if (npos < 1 || npos > 2 || !call.only_keywords({"axis", "ddof", "keepdims"})) return nullptr;
@@ -1157,7 +1161,8 @@ PyObject* record_moment(bool is_std, PyObject* callable, const CallArgs& call, c
   }
   Operand x;
   if (!classify(call.positional[0], x) || x.weak != Weak::kNone || x.numpy_scalar) return nullptr;
-  if ((!x.lazy && Py_TYPE(x.object) != &PyArray_Type) || x.dtype != DType::kFloat64) return nullptr;
+  if (!x.lazy && Py_TYPE(x.object) != &PyArray_Type) return nullptr;
+  if (x.dtype != DType::kFloat64 && x.dtype != DType::kFloat32) return nullptr;
   const Operand* ops[] = {&x};
   if (!worth_tracing(ops, 1) || !state_allows_tracing()) return nullptr;
   const int rank = static_cast<int>(x.shape.size());
@@ -1172,7 +1177,8 @@ PyObject* record_moment(bool is_std, PyObject* callable, const CallArgs& call, c
     if (!reduced || keepdims) result.push_back(reduced ? 1 : x.shape[d]);
   }
   if (count == 0 || ddof >= count) return nullptr;  // NumPy warns, with its own messages
-  if (allocation_refused(x.shape, DType::kFloat64)) return nullptr;  // NumPy's deviations
+  if (x.dtype == DType::kFloat32 && count > (std::int64_t{1} << 24)) return nullptr;
+  if (allocation_refused(x.shape, x.dtype)) return nullptr;  // NumPy's deviations
   std::shared_ptr<Trace> trace = open_trace();
   if (trace->region.nodes.size() + 10 > kMaxRegionNodes) {
     if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
@@ -1180,7 +1186,7 @@ PyObject* record_moment(bool is_std, PyObject* callable, const CallArgs& call, c
   }
   const int input = input_node(*trace, x);
   auto step = [&](Op op, Shape shape, int a, int b, std::uint32_t axes, bool keep) {
-    return add_part(*trace, op, DType::kFloat64, std::move(shape), a, b, axes, keep, where);
+    return add_part(*trace, op, x.dtype, std::move(shape), a, b, axes, keep, where);
   };
   const int total = step(Op::sum, kept, input, -1, mask, true);
   const int mean = step(Op::divide, kept, total, constant_node(*trace, static_cast<double>(count)), 0, false);

@@ -12,6 +12,7 @@ import harness
 SPELLINGS = {
     "float64": "(x - x.mean() * 2) / (x.std() + 1e-9)",
     "float32": "(x32 - x32.mean() * 2) / (x32.max() + np.float32(1e-6))",
+    "float32 std": "(x32 - x32.mean() * 2) / (x32.std() + np.float32(1e-6))",
     "python int first": "(x - 2 * x.mean()) / (1e-9 + x.std())",
     "signs": "x * -x.max() + np.abs(+x.min())",
     "two reductions": "x / (x.max() - x.min()) - x.mean() / x.size",
