@@ -19,6 +19,7 @@
 #include "common/stats.h"
 #include "jit/fold.h"
 #include "jit/host.h"
+#include "jit/numpy_loops.h"
 #include "jit/team_size.h"
 
 namespace npy::jit {
@@ -2111,6 +2112,25 @@ std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs) {
 }
 
 double pairwise_sum(const double* a, std::int64_t n) { return pairwise_sum_of(a, n); }
+
+int run_stepped_numpy_loop(Op op, DType dtype, char* out, const char* a, std::int64_t a_step, std::int64_t count) {
+  if (!numpy_loop(op, dtype)) return -1;
+  constexpr std::int64_t kPiece = 8192;
+  const std::int64_t pieces = (count + kPiece - 1) / kPiece;
+  const int size = itemsize(dtype);
+  std::atomic<int> flags{0};
+  on_threads(pieces > 1 ? threads_for(count) : 1, [&] {
+    std::feclearexcept(kFpFlags);
+#pragma omp for schedule(static)
+    for (std::int64_t p = 0; p < pieces; ++p) {
+      const std::int64_t first = p * kPiece;
+      run_numpy_loop_stepped(op, dtype, out + first * size, a + first * a_step, a_step,
+                             std::min(kPiece, count - first));
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  });
+  return flags.load();
+}
 
 bool wants_streaming_stores(const Shape& shape, const std::vector<LoopOutput>& outputs,
                             const std::vector<LoopReduction>& reductions, int lanes) {

@@ -187,6 +187,14 @@ int run_column_sums(const char* data, const Shape& shape, const std::vector<std:
 int run_row_norms(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, DType dtype,
                   char* out);
 
+// NumPy's own loop of the unary `op` (numpy_loops.h) over a stepped
+// operand of one dimension: `count` elements of `dtype` at `a`, `a_step`
+// bytes apart, into the contiguous `out`, in pieces on the threads, each
+// piece handed to the loop as NumPy's own call hands it the whole (the same
+// step, so the same code of NumPy's for every element). Returns the
+// floating-point flags raised, or -1 when no loop is registered.
+int run_stepped_numpy_loop(Op op, DType dtype, char* out, const char* a, std::int64_t a_step, std::int64_t count);
+
 // NumPy's pairwise sum of n contiguous doubles (np.add.reduce adds it to
 // its identity, +0.0). Needs AVX2, as the backend does.
 double pairwise_sum(const double* a, std::int64_t n);

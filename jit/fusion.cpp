@@ -35,6 +35,14 @@ int readers_outside(const Region& region, const std::vector<Step>& steps, int no
 // A 0-d input: a value element-wise work between two staged reductions may read.
 bool is_constant_input(const Node& node) { return node.op == Op::input && node.shape.empty(); }
 
+// A float op of one of NumPy's own loops that reads a stepped input
+// (Node::stepped): NumPy computes it, from the input as it lies.
+bool numpy_loop_on_stepped(const Region& region, const Node& node) {
+  if (!op_info(node.op).numpy_loop || !is_float(node.compute)) return false;
+  return std::any_of(std::begin(node.inputs), std::end(node.inputs),
+                     [&](int in) { return in >= 0 && region.nodes[static_cast<std::size_t>(in)].stepped; });
+}
+
 bool elementwise(const Node& node) {
   const OpKind kind = op_info(node.op).kind;
   return kind == OpKind::kUnary || kind == OpKind::kBinary || kind == OpKind::kTernary;
@@ -308,7 +316,8 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     // A filled array that leaves the region is made by NumPy's own call
     // (np.zeros maps zeroed pages without touching them); inside, kernels
     // read its value as a constant.
-    const int cls = node.op == Op::full && leaves[i] ? -1 : fuse_class(region, index);
+    const int cls = (node.op == Op::full && leaves[i]) || numpy_loop_on_stepped(region, node) ? -1
+                                                                                              : fuse_class(region, index);
     if (cls >= 0 && goes_aside(node)) {
       if (!have_side || side.group.shape != node.shape || side.group.fuse_class != cls) {
         close_side();

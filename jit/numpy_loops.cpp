@@ -43,6 +43,14 @@ void run_numpy_loop(Op op, DType dtype, void* out, const void* a, const void* b,
   loop.function(args, dimensions, steps, loop.data);
 }
 
+void run_numpy_loop_stepped(Op op, DType dtype, void* out, const char* a, std::int64_t a_step, std::int64_t count) {
+  const NumpyLoop& loop = g_loops[slot_of(op, dtype)];
+  const std::intptr_t dimensions[1] = {static_cast<std::intptr_t>(count)};
+  const std::intptr_t steps[2] = {static_cast<std::intptr_t>(a_step), itemsize(dtype)};
+  char* args[2] = {const_cast<char*>(a), static_cast<char*>(out)};
+  loop.function(args, dimensions, steps, loop.data);
+}
+
 void set_fast_math(bool fast) { g_fast_math = fast; }
 
 bool fast_math() { return g_fast_math; }

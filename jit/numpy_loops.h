@@ -45,6 +45,11 @@ const NumpyLoop* numpy_loop(Op op, DType dtype);
 void run_numpy_loop(Op op, DType dtype, void* out, const void* a, const void* b, std::int64_t count, bool a_one,
                     bool b_one);
 
+// Runs unary `op`'s loop on `count` elements of `dtype` at `a`, `a_step`
+// bytes apart, into the contiguous `out`: the operand as it lies, as
+// NumPy's own call hands it to the loop. Its loop must be registered.
+void run_numpy_loop_stepped(Op op, DType dtype, void* out, const char* a, std::int64_t a_step, std::int64_t count);
+
 // NPY_MATH=fast: the functions with vector code of npython's own (the x86
 // backend's sin cos tan exp exp2 expm1 log log2 log10 log1p) use it instead
 // of NumPy's loops: faster, within 1 ULP of the correctly rounded result, but

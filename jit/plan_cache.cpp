@@ -24,6 +24,7 @@ std::vector<std::int64_t> plan_key(const Region& region, const std::vector<bool>
                   static_cast<std::int64_t>(n.compute) << 16 | static_cast<std::int64_t>(n.keepdims) << 24 |
                   static_cast<std::int64_t>(n.is_scalar_constant) << 25 |
                   static_cast<std::int64_t>(needed[i]) << 26 | static_cast<std::int64_t>(leaves[i]) << 27 |
+                  static_cast<std::int64_t>(n.stepped) << 28 |
                   static_cast<std::int64_t>(n.axes) << 32);
     key.push_back(static_cast<std::int64_t>(n.shape.size()));
     key.insert(key.end(), n.shape.begin(), n.shape.end());

@@ -29,6 +29,11 @@ struct Node {
   // For kInput: a scalar that has no buffer (a Python number), held as the
   // double and the integer it converts to in `dtype`.
   bool is_scalar_constant = false;
+  // For kInput arrays: the innermost dimension of more than one element
+  // does not step one item forwards (x[::2], x[::-1], a column x[:, 0]).
+  // NumPy's own loops (OpInfo::numpy_loop) compute such operands with
+  // other code than contiguous ones, so those ops run through NumPy.
+  bool stepped = false;
   double constant_float = 0;
   std::int64_t constant_int = 0;
   int site = -1;  // where in the program it was recorded (see trace_log.h)

@@ -776,6 +776,7 @@ class Runner {
   int run_in_driver(int index, int& flags_raised) {
     const jit::Node& n = nodes_[static_cast<std::size_t>(index)];
     const EagerForm& form = trace_.eager[static_cast<std::size_t>(index)];
+    if (jit::op_info(n.op).numpy_loop) return run_stepped_numpy_loop(index, flags_raised);
     const bool sum = jit::adds(n.op);
     const jit::Node& x = nodes_[static_cast<std::size_t>(n.inputs[0])];
     // Floats of their own type, or integer and bool sums (exact in any order).
@@ -820,6 +821,46 @@ class Runner {
     static Counter& column_sums = counter("jit.column_sum_runs");
     static Counter& row_norms = counter("jit.row_norm_runs");
     (sum ? column_sums : row_norms).add();
+    trace_.objects[static_cast<std::size_t>(index)] = out;
+    release_inputs_of(index, position_[static_cast<std::size_t>(index)]);
+    return 1;
+  }
+
+  // A ufunc call of one of NumPy's own loops on a float array of one
+  // dimension that steps forwards by more than an item (np.sin(x[:, 0]),
+  // which fusion leaves to NumPy: Node::stepped): NumPy's loop on the
+  // array as it lies, in pieces on the threads (run_stepped_numpy_loop).
+  // 1: ran; 0: not such a call; -1: error.
+  int run_stepped_numpy_loop(int index, int& flags_raised) {
+    const jit::Node& n = nodes_[static_cast<std::size_t>(index)];
+    const EagerForm& form = trace_.eager[static_cast<std::size_t>(index)];
+    if (jit::op_info(n.op).arity != 1 || !jit::is_float(n.dtype) || n.compute != n.dtype ||
+        form.kind != EagerForm::Kind::kCall || form.kwargs || !form.reports_at_call_site) {
+      return 0;
+    }
+    const jit::Node& x = nodes_[static_cast<std::size_t>(n.inputs[0])];
+    PyObject* object = trace_.objects[static_cast<std::size_t>(n.inputs[0])];
+    if (x.dtype != n.dtype || !object || Py_TYPE(object) != &PyArray_Type) return 0;
+    auto* a = reinterpret_cast<PyArrayObject*>(object);
+    if (PyArray_NDIM(a) != 1 || PyArray_TYPE(a) != typenum_of(x.dtype) || !PyArray_ISNBO(PyArray_DESCR(a)->byteorder) ||
+        !PyArray_ISALIGNED(a) || PyArray_STRIDE(a, 0) <= PyArray_ITEMSIZE(a) || n.shape != x.shape) {
+      return 0;
+    }
+    PyObject* out = new_output_array(n.shape, n.dtype);
+    if (!out) return -1;
+    const auto* data = static_cast<const char*>(PyArray_DATA(a));
+    auto* results = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)));
+    const std::int64_t count = PyArray_DIM(a, 0);
+    const int flags = without_gil(count, [&] {
+      return jit::run_stepped_numpy_loop(n.op, n.dtype, results, data, PyArray_STRIDE(a, 0), count);
+    });
+    if (flags < 0) {
+      Py_DECREF(out);
+      return 0;
+    }
+    flags_raised |= flags;
+    static Counter& runs = counter("jit.stepped_numpy_loop_runs");
+    runs.add();
     trace_.objects[static_cast<std::size_t>(index)] = out;
     release_inputs_of(index, position_[static_cast<std::size_t>(index)]);
     return 1;

@@ -296,6 +296,14 @@ int input_node(Trace& trace, const Operand& o) {
     }
   } else {
     node.shape = o.shape;  // an array (where its data is, the runner reads from the object)
+    if (PyArray_Check(o.object)) {
+      auto* a = reinterpret_cast<PyArrayObject*>(o.object);
+      for (int d = PyArray_NDIM(a); d-- > 0;) {
+        if (PyArray_DIM(a, d) == 1) continue;
+        node.stepped = PyArray_STRIDE(a, d) != PyArray_ITEMSIZE(a);
+        break;
+      }
+    }
   }
   // NumPy scalars are 0-D inputs whose value is read from the object.
   const int index = trace.region.add(node);

@@ -63,3 +63,38 @@ def test_bad_math_value_is_refused(tmp_path):
     got = harness.run(harness.NPYTHON, [str(script)], env_extra={"NPY_MATH": "exact"})
     assert got.returncode != 0
     assert "NPY_MATH must be numpy|fast" in got.stderr
+
+
+STEPPED = """
+import hashlib, sys
+import numpy as np
+name, dtype = sys.argv[1], sys.argv[2]
+rng = np.random.default_rng(9)
+p = rng.standard_normal((60_000, 3), dtype=dtype) * 4
+f = getattr(np, name)
+def fitness(p):
+    x, y, z = p[:, 0], p[:, 1], p[:, 2]
+    return f(x) + x ** 2 - 2 * f(y) + np.where(z > 0, f(z), z)
+for _ in range(3):
+    r = fitness(p)
+print(r.dtype, hashlib.sha1(r.tobytes()).hexdigest())
+"""
+
+
+# A column of an array steps by a row: NumPy's loop takes it as it lies (with
+# AVX-512, other code than for a contiguous copy), on the threads, and the
+# rest of the work runs in a kernel.
+@pytest.mark.parametrize("name", ["sin", "cos", "exp", "log1p", "tanh", "arctan"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_numpy_loops_on_columns_run_on_the_threads(tmp_path, name, dtype):
+    script = tmp_path / "stepped.py"
+    script.write_text(STEPPED)
+    stats = tmp_path / "stats.json"
+    args = [str(script), name, dtype]
+    expected = harness.run(harness.PYTHON3, args)
+    got = harness.run(harness.NPYTHON, args, env_extra={"NPY_JIT_STATS": str(stats)})
+    assert (got.returncode, got.stdout, got.stderr) == (expected.returncode, expected.stdout, expected.stderr)
+    counters = json.loads(stats.read_text())
+    assert counters["jit.stepped_numpy_loop_runs"] == 9
+    assert counters.get("jit.ops_run_by_numpy", 0) == 0
+    assert counters["jit.kernel_runs"] >= 3
