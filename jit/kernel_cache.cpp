@@ -131,8 +131,8 @@ std::shared_ptr<const Kernel> kernel_for(Backend& backend, const Region& region,
   const std::string key = std::string(backend.name()) + (fast_math() ? "|fastmath" : "") + "|c" +
                           std::to_string(group.fuse_class) + "|l" +
                           std::to_string(backend.lanes(group)) + (options.leaf_sums ? "|leaves" : "") +
-                          (options.streaming_stores ? "|streaming" : "") + (options.row_results ? "|rows" : "") + (options.notes_ties ? "|ties" : "") + "|" +
-                          group_key(region, group, broadcast_inner);
+                          (options.streaming_stores ? "|streaming" : "") + (options.row_results ? "|rows" : "") +
+                          (options.notes_ties ? "|ties" : "") + "|" + group_key(region, group, broadcast_inner);
   // What the key fixes of the kernel, as compile() sets it.
   Kernel expected;
   expected.lanes = backend.lanes(group);

@@ -244,10 +244,9 @@ class KernelBuilder {
     if (!plan_loop_calls()) return false;
     for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
       const Node& node = region_.nodes[group_.reductions[r]];
-      const VectorCode& code = vc_;
       for (int k = 0; k < accumulator_registers(node); ++k) {
-        x86::Vec a = code.new_vec();
-        code.load(a, code.at(acc, accumulator_offset(r, k)));
+        x86::Vec a = vc_.new_vec();
+        vc_.load(a, vc_.at(acc, accumulator_offset(r, k)));
         accumulators_.push_back(a);
       }
     }
@@ -430,14 +429,13 @@ class KernelBuilder {
       std::size_t next = 0, slot = 0;
       for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
         const Node& node = region_.nodes[group_.reductions[r]];
-        const VectorCode& code = vc_;
         const bool arg = gives_index(node.op);
         for (int k = 0; k < accumulator_registers(node); ++k, ++next) {
-          code.store(code.at(row_acc, accumulator_offset(r, k)), accumulators_[next]);
-          code.load(accumulators_[next], code.at(acc, accumulator_offset(r, k)));
+          vc_.store(vc_.at(row_acc, accumulator_offset(r, k)), accumulators_[next]);
+          vc_.load(accumulators_[next], vc_.at(acc, accumulator_offset(r, k)));
         }
         if (!two_sets_ || !arg) continue;
-        for (int k = 0; k < 2; ++k) code.load(second_set_[slot + k], code.at(acc, accumulator_offset(r, k)));
+        for (int k = 0; k < 2; ++k) vc_.load(second_set_[slot + k], vc_.at(acc, accumulator_offset(r, k)));
         slot += kAccumulatorVectors;
       }
       cc_.add(row_acc, accumulator_offset(group_.reductions.size(), 0));
@@ -459,9 +457,8 @@ class KernelBuilder {
     std::size_t next = 0;
     for (std::size_t r = 0; r < group_.reductions.size() && !row_results_; ++r) {
       const Node& node = region_.nodes[group_.reductions[r]];
-      const VectorCode& code = vc_;
       for (int k = 0; k < accumulator_registers(node); ++k) {
-        code.store(code.at(acc, accumulator_offset(r, k)), accumulators_[next++]);
+        vc_.store(vc_.at(acc, accumulator_offset(r, k)), accumulators_[next++]);
       }
     }
     cc_.endFunc();

@@ -123,10 +123,10 @@ def write_kernel_file(path, head, facts, code):
 
 # A file whose checksum matches but whose facts do not say how to call its
 # kernel: each fact forged in turn (a Kernel's: lanes, lane bytes, uses
-# index, leaf sums, streaming stores, row results, paired function's offset;
-# a staged kernel's: points).
+# index, leaf sums, streaming stores, row results, notes ties, paired
+# function's offset; a staged kernel's: points).
 @pytest.mark.parametrize("fact, value", [(0, 0), (1, 0), (0, 1), (1, 3), (0, -8), (2, 2), (3, 1), (3, 0), (4, 7), (5, 1),
-                                         (6, 1 << 40), (6, -2), ("points", 0), ("points", 1), ("points", -4)])
+                                         (6, 1), (7, 1 << 40), (7, -2), ("points", 0), ("points", 1), ("points", -4)])
 def test_a_file_whose_facts_are_forged_is_compiled_again(program, tmp_path, fact, value):
     cache = tmp_path / "cache"
     run(program, cache, tmp_path)
