@@ -843,8 +843,9 @@ class Runner {
     if (x.dtype != n.dtype || !object || Py_TYPE(object) != &PyArray_Type) return 0;
     auto* a = reinterpret_cast<PyArrayObject*>(object);
     if (PyArray_NDIM(a) != 1 || PyArray_TYPE(a) != typenum_of(x.dtype) || !PyArray_ISNBO(PyArray_DESCR(a)->byteorder) ||
-        !PyArray_ISALIGNED(a) || PyArray_STRIDE(a, 0) <= PyArray_ITEMSIZE(a) || n.shape != x.shape) {
-      return 0;
+        !PyArray_ISALIGNED(a) || PyArray_STRIDE(a, 0) <= PyArray_ITEMSIZE(a) || PyArray_DIM(a, 0) < 2 ||
+        n.shape != x.shape) {
+      return 0;  // (NumPy hands its loop a step of 0 for one element)
     }
     PyObject* out = new_output_array(n.shape, n.dtype);
     if (!out) return -1;
