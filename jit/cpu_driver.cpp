@@ -1224,9 +1224,8 @@ bool is_long_row(std::int64_t row, int lanes) { return row > lanes && (row >= kS
 // `row` elements, longer than a vector, as run_long_row_results runs them:
 // every reduction's result is the same whichever lanes and in whichever
 // order its operands meet (integer sums, min and max; any, all; argmin and
-// argmax, whose ties go to the first index) or, for float min and max (which
-// zero of two, which NaN), the rows' last elements meet the others as the
-// kernel's would (merge_rest_lanes); 8- and 16-bit sums in 32-bit lanes
+// argmax, whose ties go to the first index; float min and max, whose ties
+// the notes leave to NumPy: kOrderDecides); 8- and 16-bit sums in 32-bit lanes
 // cannot overflow them, and each input is read in place: contiguous along
 // the row, or one value for all of it.
 bool splits_long_rows(std::int64_t row, const std::vector<LoopInput>& inputs,
@@ -1277,9 +1276,8 @@ bool merges_rest_lanes(const LoopReduction& r) {
 
 // The rest's lanes taken into the whole vectors', lane by lane, as the
 // kernel takes a vector into its accumulator: integer sums add (wrapping;
-// none overflows), float min and max as kernel_min_max, so that the same
-// zero of two and the same NaN come out as where the kernel reads a row to
-// its end; what float min and max noted besides (backend.h) or'ed.
+// none overflows), float min and max as kernel_min_max, their notes
+// (backend.h) or'ed.
 void merge_rest_lanes(Vector* into, const Vector* from, const LoopReduction& r, const Kernel& kernel) {
   const bool wide = kernel.lane_bytes == 8;
   if (r.op == Op::sum) {
