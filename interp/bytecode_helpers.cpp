@@ -3,6 +3,7 @@
 #include <opcode.h>
 
 #include "interp/frame_glue.h"
+#include "numpy_shim/cpython_api.h"
 #include "numpy_shim/small_arrays.h"
 #include "numpy_shim/temporary_elision.h"
 
@@ -99,16 +100,15 @@ PyObject* invert(PyObject* operand) {
 
 const char* const kNameErrorFormat = "name '%.200s' is not defined";
 
-bool do_raise(PyThreadState* tstate, PyObject* exc, PyObject* cause) {
+bool do_raise(PyObject* exc, PyObject* cause) {
   if (!exc) {
-    PyObject* active = _PyErr_GetTopmostException(tstate)->exc_value;
-    if (!active || active == Py_None) {
+    PyObject* active = PyErr_GetHandledException();
+    if (!active) {
       PyErr_SetString(PyExc_RuntimeError, "No active exception to reraise");
       return false;
     }
     PyObject* type = PyExceptionInstance_Class(active);
     Py_INCREF(type);
-    Py_INCREF(active);
     PyErr_Restore(type, active, PyException_GetTraceback(active));
     return true;
   }
@@ -226,18 +226,26 @@ fail:
 
 PyObject* import_name(PyThreadState* tstate, PyObject* builtins, PyObject* globals,
                       PyObject* locals, PyObject* name, PyObject* fromlist, PyObject* level) {
-  PyObject* import_func = PyDict_GetItemWithError(builtins, names().import);
+  // The builtins may be any mapping (exec() with a mapping proxy as
+  // __builtins__), as 3.13 allows.
+  PyObject* import_func = nullptr;
+  if (PyDict_CheckExact(builtins)) {
+    import_func = Py_XNewRef(PyDict_GetItemWithError(builtins, names().import));
+  } else {
+    import_func = PyObject_GetItem(builtins, names().import);
+    if (!import_func && PyErr_ExceptionMatches(PyExc_KeyError)) PyErr_Clear();
+  }
   if (!import_func) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ImportError, "__import__ not found");
     return nullptr;
   }
   if (!locals) locals = Py_None;
   if (import_func == npy_original_import_func(tstate)) {
-    const int ilevel = _PyLong_AsInt(level);
+    Py_DECREF(import_func);
+    const int ilevel = cpython::long_as_int(level);
     if (ilevel == -1 && PyErr_Occurred()) return nullptr;
     return PyImport_ImportModuleLevelObject(name, globals, locals, fromlist, ilevel);
   }
-  Py_INCREF(import_func);
   PyObject* args[] = {name, globals, locals, fromlist, level};
   PyObject* result = PyObject_Vectorcall(import_func, args, 5, nullptr);
   Py_DECREF(import_func);
@@ -247,10 +255,10 @@ PyObject* import_name(PyThreadState* tstate, PyObject* builtins, PyObject* globa
 int import_all_from(PyObject* locals, PyObject* module) {
   PyObject* all = nullptr;
   bool skip_private = false;
-  if (_PyObject_LookupAttr(module, names().all, &all) < 0) return -1;
+  if (cpython::get_optional_attr(module, names().all, &all) < 0) return -1;
   if (!all) {
     PyObject* dict = nullptr;
-    if (_PyObject_LookupAttr(module, names().dict, &dict) < 0) return -1;
+    if (cpython::get_optional_attr(module, names().dict, &dict) < 0) return -1;
     if (!dict) {
       PyErr_SetString(PyExc_ImportError, "from-import-* object has no __dict__ and no __all__");
       return -1;
@@ -308,7 +316,7 @@ int import_all_from(PyObject* locals, PyObject* module) {
 
 PyObject* import_from(PyObject* module, PyObject* name) {
   PyObject* found = nullptr;
-  if (_PyObject_LookupAttr(module, name, &found) != 0) return found;
+  if (cpython::get_optional_attr(module, name, &found) != 0) return found;
   // A circular import may not have set the attribute yet: the submodule
   // may already be in sys.modules.
   PyObject* pkgname = PyObject_GetAttr(module, names().dunder_name);
@@ -346,7 +354,7 @@ PyObject* import_from(PyObject* module, PyObject* name) {
     PyErr_SetImportError(message, pkgname, nullptr);
   } else {
     PyObject* spec = PyObject_GetAttr(module, names().spec);
-    const char* format = _PyModuleSpec_IsInitializing(spec)
+    const char* format = cpython::spec_initializing(spec)
                              ? "cannot import name %R from partially initialized module %R "
                                "(most likely due to a circular import) (%S)"
                              : "cannot import name %R from %R (%S)";

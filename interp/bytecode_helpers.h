@@ -1,7 +1,7 @@
 // The parts of instructions too long to sit in the dispatch loop: raising,
 // unpacking, importing, pattern matching and the error messages that must
 // read exactly as CPython's. Each follows the behaviour of CPython's
-// evaluator (3.11's and 3.12's alike) (Python/ceval.c); the code is npython's own.
+// evaluator (3.11's, 3.12's and 3.13's alike) (Python/ceval.c); the code is npython's own.
 #pragma once
 
 #include <Python.h>
@@ -40,7 +40,7 @@ PyObject* invert(PyObject* operand);
 // "raise", "raise exc" and "raise exc from cause"; consumes exc and cause.
 // Returns true when an active exception was re-raised (the caller unwinds
 // without adding a traceback entry), false otherwise (an exception is set).
-bool do_raise(PyThreadState* tstate, PyObject* exc, PyObject* cause);
+bool do_raise(PyObject* exc, PyObject* cause);
 
 // Unpacks `seq` into `count_before` values, a list of the rest when
 // `count_after` >= 0, and `count_after` values, storing them downwards from

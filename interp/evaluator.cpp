@@ -13,6 +13,7 @@
 #include "interp/lazy_frames.h"
 #include "interp/opcode_table.h"
 #include "interp/policy.h"
+#include "numpy_shim/cpython_api.h"
 #include "numpy_shim/default_float.h"
 #include "numpy_shim/diagnostics.h"
 #include "numpy_shim/numpy_api.h"
@@ -336,6 +337,39 @@ int display_value(PyObject* value) {
   return 0;
 }
 
+// Whether one of the top `count` values, which an instruction stores into
+// variables or drops, is lazy.
+bool stores_lazy(int count, PyObject** sp) {
+  for (int i = 1; i <= count; ++i) {
+    if (sp[-i] && numpy_shim::is_lazy(sp[-i])) return true;
+  }
+  return false;
+}
+
+// An f-string's {value!conversion}: str(), repr() or ascii() of `value`
+// for FVC_STR, FVC_REPR, FVC_ASCII, else `value`. Steals `value`; NULL with
+// an exception set on error.
+PyObject* convert_value(PyObject* value, int conversion) {
+  PyObject* (*convert)(PyObject*) = conversion == FVC_STR     ? PyObject_Str
+                                    : conversion == FVC_REPR  ? PyObject_Repr
+                                    : conversion == FVC_ASCII ? PyObject_ASCII
+                                                              : nullptr;
+  if (!convert) return value;
+  PyObject* converted = convert(value);
+  Py_DECREF(value);
+  return converted;
+}
+
+// An f-string's {value:spec} (`spec` may be NULL): a str without a spec is
+// itself. Steals both.
+PyObject* format_value(PyObject* value, PyObject* spec) {
+  if (PyUnicode_CheckExact(value) && !spec) return value;
+  PyObject* result = PyObject_Format(value, spec);
+  Py_DECREF(value);
+  Py_XDECREF(spec);
+  return result;
+}
+
 PyObject* new_bool(bool b) {
   PyObject* r = b ? Py_True : Py_False;
   Py_INCREF(r);
@@ -345,8 +379,8 @@ PyObject* new_bool(bool b) {
 }  // namespace
 
 PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code_info) {
-  version::FrameLink cframe;
-  npy_frame_enter(tstate, frame, &cframe);
+  npy_frame_link link;
+  npy_frame_enter(tstate, frame, &link);
   npy_frame_fields f;
   npy_frame_fields_get(frame, &f);
   PyCodeObject* const code = f.code;
@@ -354,13 +388,13 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   PyObject* const names_tuple = code->co_names;
   PyObject** const localsplus = f.localsplus;
   PyObject** const stack_base = localsplus + code->co_nlocalsplus;
-  _Py_CODEUNIT* const first_instr = _PyCode_CODE(code);
-  _Py_CODEUNIT* next_instr = *f.prev_instr + 1;
+  npy_codeunit* const first_instr = NPY_CODE_UNITS(code);
+  npy_codeunit* next_instr = version::first_to_run(*f.current_instr);
   // The instruction an exception is unwound from: the frame's current one
-  // (*f.prev_instr), except where a tracer moved the frame and then raised.
-  _Py_CODEUNIT* unwind_from = next_instr;
+  // (*f.current_instr), except where a tracer moved the frame and then raised.
+  npy_codeunit* unwind_from = next_instr;
   PyObject** sp = localsplus + *f.stacktop;
-  const volatile int* const eval_breaker = npy_eval_breaker(tstate);
+  const volatile npy_eval_breaker_word* const eval_breaker = npy_eval_breaker(tstate);
   const volatile int* const signals_pending = npy_signals_pending();
   const uint8_t* const base_opcode = npy_base_opcodes();
   const uint8_t* const cache_units = npy_inline_cache_units();
@@ -392,16 +426,28 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
     Py_XDECREF(old_);             \
   } while (0)
 #define SKIP_CACHES() (next_instr += cache_units[opcode])
+// A callable and the NULL a call without self takes, in the version's order.
+#define PUSH_CALLABLE(v)                   \
+  do {                                     \
+    if (version::kNullBelowCallable) {     \
+      PUSH(nullptr);                       \
+      PUSH(v);                             \
+    } else {                               \
+      PUSH(v);                             \
+      PUSH(nullptr);                       \
+    }                                      \
+  } while (0)
 #define JUMPBY(n) (next_instr += (n))
 // Threaded dispatch: each instruction ends by fetching and jumping to the
 // next one's handler, which lets the processor predict each jump apart.
-#define TARGET(op) op_##op:
+// (An instruction the version lacks keeps its handler, never jumped to.)
+#define TARGET(op) op_##op: __attribute__((unused));
 // The frame's last-instruction field is the instruction being executed.
 #define FETCH_AND_JUMP()                           \
   do {                                             \
-    *f.prev_instr = next_instr;                    \
-    opcode = _Py_OPCODE(*next_instr);              \
-    oparg = _Py_OPARG(*next_instr);                \
+    *f.current_instr = next_instr;                    \
+    opcode = NPY_OPCODE(*next_instr);              \
+    oparg = NPY_OPARG(*next_instr);                \
     ++next_instr;                                  \
     goto* DISPATCH_TABLE()[opcode];                \
   } while (0)
@@ -417,7 +463,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
     FETCH_AND_JUMP();                              \
   } while (0)
 // Where the frame is, for the tracer's sites and warnings.
-#define INSTR_INDEX() (static_cast<int>(*f.prev_instr - first_instr))
+#define INSTR_INDEX() (static_cast<int>(*f.current_instr - first_instr))
 #define LOCATION() (numpy_shim::Location{code, INSTR_INDEX(), f.globals})
 // Replaces every lazy value of the evaluated frames by its value.
 #define MATERIALIZE_FRAMES(reason, detail)                                                     \
@@ -453,7 +499,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 #define ERROR_SET() (version::error_set(tstate))
 #define CHECK_EVAL_BREAKER()                                       \
   do {                                                             \
-    if (NPY_UNLIKELY((*eval_breaker || *signals_pending) && npy_handle_eval_breaker(tstate) != 0)) goto error; \
+    if (NPY_UNLIKELY(((*eval_breaker & NPY_EVAL_BREAKER_EVENTS) || *signals_pending) &&  \
+                     npy_handle_eval_breaker(tstate) != 0)) {                  \
+      goto error;                                                  \
+    }                                                              \
   } while (0)
 
   // While lazy values exist, instructions that may have to materialize
@@ -502,9 +551,9 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         DISPATCH();
 
       TARGET(EXTENDED_ARG) {
-        oparg = (oparg << 8) | _Py_OPARG(*next_instr);
-        opcode = _Py_OPCODE(*next_instr);
-        *f.prev_instr = next_instr;
+        oparg = (oparg << 8) | NPY_OPARG(*next_instr);
+        opcode = NPY_OPCODE(*next_instr);
+        *f.current_instr = next_instr;
         ++next_instr;
         goto* DISPATCH_TABLE()[opcode];
       }
@@ -665,13 +714,20 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
                            (numpy_operand || is_numpy_pair(left, right)) &&
                            numpy_shim::begin_eager_operator(numpy_shim::describe_compare(compare), LOCATION(),
                                                             numpy_operand);
-        const int next_opcode = base_opcode[_Py_OPCODE(next_instr[cache_units[opcode]])];
+        const int next_opcode = base_opcode[NPY_OPCODE(next_instr[cache_units[opcode]])];
         PyObject* res = compared_as_specialized(left, right, compare, next_opcode)
                             ? Py_TYPE(left)->tp_richcompare(left, right, compare)
                             : PyObject_RichCompare(left, right, compare);
         if (NPY_UNLIKELY(eager)) numpy_shim::end_eager();
         Py_DECREF(left);
         Py_DECREF(right);
+        if (version::compares_to_bool(oparg) && res) {
+          // A branch takes the result (3.13 fuses TO_BOOL in); a lazy
+          // result of the tracer's is made a bool by the branch.
+          const int truth = PyObject_IsTrue(res);
+          Py_DECREF(res);
+          res = truth < 0 ? nullptr : new_bool(truth);
+        }
         TOP() = res;
         if (NPY_UNLIKELY(!res)) goto error;
         SKIP_CACHES();
@@ -696,6 +752,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(right);
         if (NPY_UNLIKELY(found < 0)) goto error;
         PUSH(new_bool(found ^ oparg));
+        SKIP_CACHES();
         DISPATCH();
       }
 
@@ -798,6 +855,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         DISPATCH();
 
       TARGET(JUMP_BACKWARD)
+        SKIP_CACHES();
         JUMPBY(-oparg);
         CHECK_EVAL_BREAKER();
         DISPATCH();
@@ -812,8 +870,11 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           value = load_global(f.globals, f.builtins, PyTuple_GET_ITEM(names_tuple, oparg >> 1), cache);
           if (NPY_UNLIKELY(!value)) goto error;
         }
-        if (oparg & 1) PUSH(nullptr);
-        PUSH(value);
+        if (oparg & 1) {
+          PUSH_CALLABLE(value);
+        } else {
+          PUSH(value);
+        }
         SKIP_CACHES();
         DISPATCH();
       }
@@ -994,10 +1055,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         if (is_method) {  // [meth, self]: the call passes self first
           TOP() = meth;
           PUSH(owner);
-        } else {  // [NULL, attribute]
-          TOP() = nullptr;
+        } else {  // the attribute and a NULL, in the version's order
+          --sp;
           Py_DECREF(owner);
-          PUSH(meth);
+          PUSH_CALLABLE(meth);
         }
         SKIP_CACHES();
         DISPATCH();
@@ -1023,15 +1084,16 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         DISPATCH();
       }
 
-      TARGET(KW_NAMES)
+      TARGET(KW_NAMES)  // 3.11, 3.12: a borrowed tuple for the next CALL
         kwnames = PyTuple_GET_ITEM(consts, oparg);
         DISPATCH();
 
       TARGET(CALL) {
-        // Stack: [NULL, callable, args...] or [method, self, args...].
-        const int is_method = PEEK(oparg + 2) != nullptr;
+        // Stack: the callable, or a method and its self, then the arguments
+        // (version::call_passes_self says where the NULL lies).
+        const bool is_method = version::call_passes_self(sp, oparg);
         const int total_args = oparg + is_method;
-        PyObject* callable = PEEK(total_args + 1);
+        PyObject* callable = version::call_callable(sp, oparg, is_method);
         const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
         PyObject** args = sp - total_args;
         PyObject* res = nullptr;
@@ -1054,7 +1116,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           }
           if (NPY_UNLIKELY(numpy_shim::g_live_lazies) && !res && !active.callee_takes_lazy) {
             if (materialize_for_call(callable, args, total_args, kwnames, LOCATION(), sp) < 0) goto error;
-            callable = PEEK(total_args + 1);
+            callable = version::call_callable(sp, oparg, is_method);
           }
         }
         // A NumPy call npython runs eagerly, not one into a NumPy function
@@ -1079,10 +1141,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         }
       call_done:
         if (NPY_UNLIKELY(eager)) numpy_shim::end_eager();
-        kwnames = nullptr;
+        version::drop_kwnames(kwnames);
         Py_DECREF(callable);
         for (int i = 0; i < total_args; ++i) Py_DECREF(args[i]);
-        sp -= total_args + 2 - is_method;
+        sp -= oparg + 2;
         PUSH(res);
         if (NPY_UNLIKELY(!res)) goto error;
         SKIP_CACHES();
@@ -1091,6 +1153,8 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(CALL_FUNCTION_EX) {
+        // Stack: the callable and a NULL (version::kNullBelowCallable says
+        // in which order), the positional arguments, maybe the keywords.
         PyObject* kwargs = nullptr;
         if (oparg & 1) {
           kwargs = POP();
@@ -1102,7 +1166,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             }
             if (_PyDict_MergeEx(d, kwargs, 2) < 0) {
               Py_DECREF(d);
-              format_kwargs_error(SECOND(), kwargs);
+              format_kwargs_error(PEEK(version::kNullBelowCallable ? 2 : 3), kwargs);
               Py_DECREF(kwargs);
               goto error;
             }
@@ -1111,7 +1175,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
           }
         }
         PyObject* callargs = POP();
-        PyObject* func = TOP();
+        PyObject* func = version::kNullBelowCallable ? TOP() : SECOND();
         if (!PyTuple_CheckExact(callargs)) {
           if (check_args_iterable(func, callargs) < 0) {
             Py_DECREF(callargs);
@@ -1130,7 +1194,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         Py_DECREF(func);
         Py_DECREF(callargs);
         Py_XDECREF(kwargs);
-        --sp;  // the NULL below the callable
+        --sp;  // the NULL beside the callable
         TOP() = result;
         if (NPY_UNLIKELY(!result)) goto error;
         CHECK_EVAL_BREAKER();
@@ -1319,32 +1383,14 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         DISPATCH();
       }
 
-      TARGET(FORMAT_VALUE) {
+      TARGET(FORMAT_VALUE) {  // 3.11, 3.12: f-string's {value!conversion:spec}
         PyObject* spec = (oparg & FVS_MASK) == FVS_HAVE_SPEC ? POP() : nullptr;
-        PyObject* value = POP();
-        PyObject* (*convert)(PyObject*) = nullptr;
-        switch (oparg & FVC_MASK) {
-          case FVC_STR: convert = PyObject_Str; break;
-          case FVC_REPR: convert = PyObject_Repr; break;
-          case FVC_ASCII: convert = PyObject_ASCII; break;
-          default: break;
+        PyObject* value = convert_value(POP(), oparg & FVC_MASK);
+        if (NPY_UNLIKELY(!value)) {
+          Py_XDECREF(spec);
+          goto error;
         }
-        if (convert) {
-          PyObject* converted = convert(value);
-          Py_DECREF(value);
-          if (!converted) {
-            Py_XDECREF(spec);
-            goto error;
-          }
-          value = converted;
-        }
-        if (PyUnicode_CheckExact(value) && !spec) {
-          PUSH(value);
-          DISPATCH();
-        }
-        PyObject* result = PyObject_Format(value, spec);
-        Py_DECREF(value);
-        Py_XDECREF(spec);
+        PyObject* result = format_value(value, spec);
         if (NPY_UNLIKELY(!result)) goto error;
         PUSH(result);
         DISPATCH();
@@ -1539,22 +1585,22 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         PyObject* exc = nullptr;
         if (oparg == 2) cause = POP();
         if (oparg >= 1) exc = POP();
-        if (do_raise(tstate, exc, cause)) {
-          unwind_from = *f.prev_instr;
+        if (do_raise(exc, cause)) {
+          unwind_from = *f.current_instr;
           goto exception_unwind;
         }
         goto error;
       }
 
       TARGET(RERAISE) {
-        unwind_from = *f.prev_instr;
+        unwind_from = *f.current_instr;
         if (oparg) {
           PyObject* lasti = PEEK(oparg + 1);
           if (!PyLong_Check(lasti)) {
             PyErr_SetString(PyExc_SystemError, "lasti is not an int");
             goto error;
           }
-          *f.prev_instr = first_instr + PyLong_AsLong(lasti);
+          *f.current_instr = first_instr + PyLong_AsLong(lasti);
         }
         PyObject* val = POP();
         PyObject* type = Py_NewRef(PyExceptionInstance_Class(val));
@@ -1645,7 +1691,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       const int base = base_opcode[opcode];
       if (pending && pending->last_op().code == code &&
           (version::returns(base) ||
-           ((base == STORE_FAST || base == STORE_DEREF || base == POP_TOP) && TOP() && numpy_shim::is_lazy(TOP())) ||
+           stores_lazy(version::values_stored(base), sp) ||
            (base == DELETE_FAST && GETLOCAL(oparg) && numpy_shim::is_lazy(GETLOCAL(oparg))) ||
            [&] {
              const int line = line_of(code_info, code, INSTR_INDEX());  // -1: none, as for some jumps
@@ -1655,7 +1701,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         numpy_shim::g_failed_op = {};
         if (materialize_frames(numpy_shim::Reason::k_line_end, LOCATION(), nullptr, sp) < 0) {
           const numpy_shim::RecordedAt failed = numpy_shim::g_failed_op;
-          *f.prev_instr = first_instr + (failed.code == code ? failed.offset : last_op);
+          *f.current_instr = first_instr + (failed.code == code ? failed.offset : last_op);
           goto error;
         }
         CHECK_EVAL_BREAKER();
@@ -1672,10 +1718,10 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
         goto error;
 
   error:
-    unwind_from = *f.prev_instr;
+    unwind_from = *f.current_instr;
   // (jumped to by 3.11's tracing only)
   error_unwind_from: __attribute__((unused));
-    kwnames = nullptr;
+    version::drop_kwnames(kwnames);
     if (!PyErr_Occurred()) {
       PyErr_SetString(PyExc_SystemError, "error return without exception set");
     }
@@ -1701,7 +1747,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
     PyObject** new_top = stack_base + handler.depth;
     while (sp > new_top) Py_XDECREF(POP());
     if (handler.push_lasti) {
-      PyObject* lasti = PyLong_FromLong(static_cast<long>(*f.prev_instr - first_instr));
+      PyObject* lasti = PyLong_FromLong(static_cast<long>(*f.current_instr - first_instr));
       if (!lasti) goto exception_unwind;
       PUSH(lasti);
     }
@@ -1723,7 +1769,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
 exit_unwind:
   npy_leave_recursive_call(tstate);
-  npy_frame_leave(tstate, &cframe);
+  npy_frame_leave(tstate, &link);
   NPY_VERSION_RETURN_EXCEPTION();
 
 #undef TOP
@@ -1735,6 +1781,7 @@ exit_unwind:
 #undef GETLOCAL
 #undef SETLOCAL
 #undef SKIP_CACHES
+#undef PUSH_CALLABLE
 #undef JUMPBY
 #undef CHECK_EVAL_BREAKER
 #undef ERROR_SET

@@ -1,6 +1,6 @@
-// npython's evaluator: runs one frame's bytecode (CPython 3.11's or 3.12's,
+// npython's evaluator: runs one frame's bytecode (CPython 3.11's, 3.12's or 3.13's,
 // as built) on CPython's own frame, from its first instruction to its
-// return or its unhandled exception (under 3.12 ended in CPython's
+// return or its unhandled exception (under 3.12 and 3.13 ended in CPython's
 // evaluator, which clears the frame).
 #pragma once
 

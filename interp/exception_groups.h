@@ -1,6 +1,6 @@
 // The two instructions of `except*` (PEP 654): matching an exception group
 // against a clause, and building what the whole try statement re-raises.
-// Behaviour as CPython 3.11's and 3.12's (Python/ceval.c exception_group_match,
+// Behaviour as CPython 3.11's, 3.12's and 3.13's (Python/ceval.c exception_group_match,
 // Objects/exceptions.c _PyExc_PrepReraiseStar, which CPython does not
 // export); the code is npython's own, on the public exception-group API.
 #pragma once

@@ -18,8 +18,6 @@
 #include "internal/pycore_runtime.h"
 
 
-PyCodeObject *npy_frame_code(npy_frame *frame) { return frame->f_code; }
-
 /* Objects/codeobject.c: the block co_extra points to (_PyCodeObjectExtra,
  * private to that file), and the reading of it by _PyCode_GetExtra
  * (PyUnstable_Code_GetExtra in 3.12). */
@@ -39,14 +37,6 @@ int npy_frame_has_frame_object(npy_frame *frame) { return frame->frame_obj != NU
 
 int npy_frame_owned_by_generator(npy_frame *frame) {
   return frame->owner == FRAME_OWNED_BY_GENERATOR;
-}
-
-const volatile int *npy_eval_breaker(PyThreadState *tstate) {
-  return (const volatile int *)&tstate->interp->ceval.eval_breaker._value;
-}
-
-const volatile int *npy_signals_pending(void) {
-  return (const volatile int *)&_PyRuntime.ceval.signals_pending._value;
 }
 
 int npy_shared_key_index(PyTypeObject *type, PyObject *name) {

@@ -29,12 +29,12 @@ Handover scan_code(PyCodeObject* code) {
   if (code->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)) {
     return Handover::kGenerator;
   }
-  const auto* units = _PyCode_CODE(code);
+  const auto* units = NPY_CODE_UNITS(code);
   const uint8_t* const base_opcode = npy_base_opcodes();
   const uint8_t* const cache_units = npy_inline_cache_units();
   const Py_ssize_t n = Py_SIZE(code);
   for (Py_ssize_t i = 0; i < n;) {
-    const uint8_t op = base_opcode[_Py_OPCODE(units[i])];
+    const uint8_t op = base_opcode[NPY_OPCODE(units[i])];
     switch (kOpcodeInfos[op].support) {
       case OpcodeSupport::kEvaluated: break;
       case OpcodeSupport::kGeneratorOnly:
@@ -42,7 +42,7 @@ Handover scan_code(PyCodeObject* code) {
       case OpcodeSupport::kResumedInCpython:
       case OpcodeSupport::kUnknown: return Handover::kUnsupportedOpcode;
     }
-    if (version::imports_star(op, _Py_OPARG(units[i])) && code->co_nlocalsplus > 0) {
+    if (version::imports_star(op, NPY_OPARG(units[i])) && code->co_nlocalsplus > 0) {
       return Handover::kImportStarInFunction;
     }
     i += 1 + cache_units[op];

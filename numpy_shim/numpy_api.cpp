@@ -1,5 +1,7 @@
 #include "numpy_shim/numpy_api.h"
 
+#include "numpy_shim/cpython_api.h"
+
 #define PY_ARRAY_UNIQUE_SYMBOL npy_numpy_shim_ARRAY_API
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
@@ -48,11 +50,13 @@ bool load_api_if_numpy_imported(PyObject* modules) {
     return true;
   }
   PyObject* spec = PyObject_GetAttr(numpy, spec_name);
-  const int initializing = spec ? _PyModuleSpec_IsInitializing(spec) : -1;
-  Py_XDECREF(spec);
-  PyErr_Clear();
-  if (initializing > 0) return false;
-  if (initializing < 0) return true;
+  if (!spec) {
+    PyErr_Clear();
+    return true;
+  }
+  const bool initializing = cpython::spec_initializing(spec);
+  Py_DECREF(spec);
+  if (initializing) return false;
   if (_import_array() < 0) {
     note_unsupported_numpy(numpy);
     return true;

@@ -3,6 +3,7 @@
 #include <new>
 
 #include "numpy_shim/py_ref.h"
+#include "numpy_shim/cpython_api.h"
 #include "numpy_shim/region_runner.h"
 
 namespace npy::numpy_shim {
@@ -31,7 +32,7 @@ void lazy_dealloc(PyObject* self) {
   // trace: it may be a view of an array the program holds (an assignment's
   // target), which NumPy would otherwise see referenced (ndarray.resize).
   if (trace.done && trace.handles[lazy->node] == 0) Py_CLEAR(trace.objects[lazy->node]);
-  if (trace.live_handles == 0 && !trace.done && !_Py_IsFinalizing()) {
+  if (trace.live_handles == 0 && !trace.done && !cpython::is_finalizing()) {
     // Nothing needs the trace's values any more, but eager NumPy would have
     // computed them, and warned about their floating-point errors.
     PyObject *type, *value, *traceback;

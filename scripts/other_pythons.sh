@@ -3,7 +3,7 @@
 # (scripts/test.sh tests npython built for each): the newest build of it
 # that this machine has with a shared libpython, on PATH or among pyenv's.
 set -euo pipefail
-supported=(3.11 3.12)
+supported=(3.11 3.12 3.13)
 mine=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 pyenv_root=$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")
 for version in "${supported[@]}"; do

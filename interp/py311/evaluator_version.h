@@ -7,11 +7,9 @@
 #include <Python.h>
 #include <opcode.h>
 
-namespace npy::interp::version {
+#include "interp/layout_311_312.h"
 
-// What CPython's evaluator links on the C stack for each frame it runs
-// (Include/cpython/pystate.h); npython's evaluator links one too.
-using FrameLink = _PyCFrame;
+namespace npy::interp::version {
 
 // PyErr_Occurred() for the thread state at hand.
 inline bool error_set(PyThreadState* tstate) { return tstate->curexc_type != nullptr; }
@@ -61,10 +59,10 @@ inline bool instrumentation_current(PyThreadState*, PyCodeObject*) { return true
 // Tracing switched on while a frame runs is seen at each dispatch (3.11's
 // evaluator checks its cframe's use_tracing there), and the frame then
 // sends the line, exception and return events CPython's evaluator would.
-#define NPY_VERSION_TRACING() (cframe.use_tracing)
+#define NPY_VERSION_TRACING() (link.use_tracing)
 #define NPY_VERSION_TRACING_CHECK() \
   do {                              \
-    if (NPY_UNLIKELY(cframe.use_tracing)) goto trace_and_dispatch; \
+    if (NPY_UNLIKELY(link.use_tracing)) goto trace_and_dispatch; \
   } while (0)
 #define NPY_VERSION_TRACE_EXCEPTION()                  \
   do {                                                 \

@@ -30,12 +30,12 @@ void npy_frame_fields_get(npy_frame *frame, npy_frame_fields *out) {
   out->builtins = frame->f_builtins;
   out->locals = frame->f_locals;
   out->localsplus = frame->localsplus;
-  out->prev_instr = &frame->prev_instr;
+  out->current_instr = (npy_codeunit **)&frame->prev_instr;
   out->stacktop = &frame->stacktop;
 }
 
 /* Python/ceval.c, _PyEval_EvalFrameDefault's prologue. */
-void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, _PyCFrame *cframe) {
+void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, npy_frame_link *cframe) {
   _PyCFrame *prev = tstate->cframe;
   cframe->use_tracing = prev->use_tracing;
   cframe->previous = prev;
@@ -47,7 +47,7 @@ void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, _PyCFrame *cframe)
 
 /* Python/ceval.c, the exits of _PyEval_EvalFrameDefault: tracing switched
  * on or off while the frame ran is handed to the caller's cframe. */
-void npy_frame_leave(PyThreadState *tstate, _PyCFrame *cframe) {
+void npy_frame_leave(PyThreadState *tstate, npy_frame_link *cframe) {
   tstate->cframe = cframe->previous;
   tstate->cframe->use_tracing = cframe->use_tracing;
 }
@@ -240,3 +240,13 @@ PyObject *npy_original_import_func(PyThreadState *tstate) { return tstate->inter
 const uint8_t *npy_base_opcodes(void) { return _PyOpcode_Deopt; }
 
 const uint8_t *npy_inline_cache_units(void) { return _PyOpcode_Caches; }
+
+PyCodeObject *npy_frame_code(npy_frame *frame) { return frame->f_code; }
+
+const volatile npy_eval_breaker_word *npy_eval_breaker(PyThreadState *tstate) {
+  return (const volatile int *)&tstate->interp->ceval.eval_breaker._value;
+}
+
+const volatile int *npy_signals_pending(void) {
+  return (const volatile int *)&_PyRuntime.ceval.signals_pending._value;
+}

@@ -1,78 +1,27 @@
-// What interp/evaluator.cpp does its own way under CPython 3.12: small
-// helpers over the version's public structures, and the dispatch loop's
-// hooks (macros over the loop's locals). The version's own instructions are
-// in version_handlers.inc beside this file.
+// What interp/evaluator.cpp does its own way under CPython 3.12: the
+// version's helpers (with what it shares with 3.11 and with 3.13) and the
+// dispatch loop's hooks. The version's own instructions are in
+// version_handlers.inc beside this file.
 #pragma once
 
 #include <Python.h>
 #include <opcode.h>
 
-#include "interp/frame_glue.h"
+#include "interp/evaluator_312_313.h"
+#include "interp/layout_311_312.h"
 
 namespace npy::interp::version {
 
-// What CPython's evaluator links on the C stack for each frame it runs
-// (Include/cpython/pystate.h); npython's evaluator links one too.
-using FrameLink = _PyCFrame;
+// Where a frame that goes on in CPython's evaluator resumes: the
+// last-instruction field holds the instruction before.
+inline void set_next_to_run(npy_codeunit** last, npy_codeunit* next) { *last = next - 1; }
 
-// PyErr_Occurred() for the thread state at hand.
-inline bool error_set(PyThreadState* tstate) { return tstate->current_exception != nullptr; }
-
-// `o` is an exact int of at most one digit and not negative: its value.
-inline bool small_nonnegative_int(PyObject* o, Py_ssize_t* value) {
-  if (!PyLong_CheckExact(o) || !PyUnstable_Long_IsCompact(reinterpret_cast<PyLongObject*>(o))) return false;
-  *value = PyUnstable_Long_CompactValue(reinterpret_cast<PyLongObject*>(o));
-  return *value >= 0;
-}
-
-// An exact int CPython's specialised comparisons take (COMPARE_OP_INT).
-inline bool is_compact_int(PyObject* o) { return PyUnstable_Long_IsCompact(reinterpret_cast<PyLongObject*>(o)); }
-
-// CPython 3.12 specialises comparisons wherever they are.
-inline bool comparison_specializes(int) { return true; }
+// The instructions at a for loop's exit that an exhausted FOR_ITER jumps
+// over: END_FOR (which pops the iterator and the last item).
+constexpr int kEndForUnits = 1;
 
 // COMPARE_OP's comparison (Py_LT...) from its argument (the low four bits
 // are a mask for the specialised forms).
 inline int comparison_of(int oparg) { return oparg >> 4; }
 
-// CALL_INTRINSIC_1 and CALL_INTRINSIC_2's arguments that npython's
-// evaluator runs itself (Include/internal/pycore_intrinsics.h).
-enum Intrinsic1 { kIntrinsicPrint = 1, kIntrinsicImportStar = 2, kIntrinsicUnaryPositive = 5, kIntrinsicListToTuple = 6 };
-enum Intrinsic2 { kIntrinsicPrepReraiseStar = 1 };
-
-// Whether a base instruction with its argument is `from module import *`.
-inline bool imports_star(int base_opcode, int oparg) {
-  return base_opcode == CALL_INTRINSIC_1 && oparg == kIntrinsicImportStar;
-}
-
-// Whether a base instruction ends the frame with a return.
-inline bool returns(int base_opcode) { return base_opcode == RETURN_VALUE || base_opcode == RETURN_CONST; }
-
-inline Py_ssize_t request_code_extra_index(freefunc free) { return PyUnstable_Eval_RequestCodeExtraIndex(free); }
-inline int get_code_extra(PyObject* code, Py_ssize_t index, void** extra) {
-  return PyUnstable_Code_GetExtra(code, index, extra);
-}
-inline int set_code_extra(PyObject* code, Py_ssize_t index, void* extra) {
-  return PyUnstable_Code_SetExtra(code, index, extra);
-}
-
-// Whether sys.settrace, sys.setprofile or a sys.monitoring tool is in force.
-inline bool tracing(PyThreadState* tstate) { return npy_tracing(tstate) != 0; }
-
-// Whether the code's instrumentation is sys.monitoring's current one.
-inline bool instrumentation_current(PyThreadState* tstate, PyCodeObject* code) {
-  return npy_code_instrumentation_current(tstate, code) != 0;
-}
-
 }  // namespace npy::interp::version
-
-// Tracers and sys.monitoring work by instrumenting code (INSTRUMENTED_*
-// instructions): a frame that meets such an instruction goes on in
-// CPython's evaluator, which sends the events. Nothing to check per
-// instruction, no events of npython's own.
-#define NPY_VERSION_TRACING() false
-#define NPY_VERSION_TRACING_CHECK() static_cast<void>(0)
-#define NPY_VERSION_TRACE_EXCEPTION() static_cast<void>(0)
-// A frame that ends with an exception is unwound and cleared by CPython's
-// evaluator (3.12's evaluators clear the frames they end).
-#define NPY_VERSION_RETURN_EXCEPTION() return npy_unwind_in_cpython(tstate, frame)

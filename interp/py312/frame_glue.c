@@ -37,13 +37,13 @@ void npy_frame_fields_get(npy_frame *frame, npy_frame_fields *out) {
   out->builtins = frame->f_builtins;
   out->locals = frame->f_locals;
   out->localsplus = frame->localsplus;
-  out->prev_instr = &frame->prev_instr;
+  out->current_instr = (npy_codeunit **)&frame->prev_instr;
   out->stacktop = &frame->stacktop;
 }
 
 /* Python/ceval.c, _PyEval_EvalFrameDefault's prologue, without its entry
  * frame: the frame becomes the thread's current one. */
-void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, _PyCFrame *cframe) {
+void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, npy_frame_link *cframe) {
   _PyCFrame *prev = tstate->cframe;
   cframe->previous = prev;
   tstate->cframe = cframe;
@@ -51,100 +51,17 @@ void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, _PyCFrame *cframe)
   cframe->current_frame = frame;
 }
 
-void npy_frame_leave(PyThreadState *tstate, _PyCFrame *cframe) { tstate->cframe = cframe->previous; }
+void npy_frame_leave(PyThreadState *tstate, npy_frame_link *cframe) { tstate->cframe = cframe->previous; }
 
-/* The Python recursion limit as CPython's evaluator keeps it for each frame
- * (Python/ceval.c: _Py_EnterRecursivePy, _Py_CheckRecursiveCallPy). */
-int npy_enter_recursive_call(PyThreadState *tstate) {
-  if (tstate->py_recursion_remaining-- > 0) {
-    return 0;
-  }
-  if (tstate->recursion_headroom) {
-    if (tstate->py_recursion_remaining < -50) {
-      Py_FatalError("Cannot recover from Python stack overflow.");
-    }
-    return 0;
-  }
-  tstate->recursion_headroom++;
-  PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
-  tstate->recursion_headroom--;
-  return -1;
-}
 
-void npy_leave_recursive_call(PyThreadState *tstate) { tstate->py_recursion_remaining++; }
 
-void npy_traceback_here(void) {
-  /* PyEval_GetFrame() clears the error when it cannot allocate the frame
-   * object: keep the exception being raised. */
-  PyObject *exc = PyErr_GetRaisedException();
-  PyFrameObject *f = PyEval_GetFrame();
-  PyErr_SetRaisedException(exc);
-  if (f != NULL) {
-    PyTraceBack_Here(f);
-  }
-}
-
-int npy_tracing(PyThreadState *tstate) {
-  PyInterpreterState *interp = tstate->interp;
-  if (interp->sys_tracing_threads || interp->sys_profiling_threads) {
-    return 1;
-  }
-  for (int e = 0; e < _PY_MONITORING_UNGROUPED_EVENTS; e++) {
-    if (interp->monitors.tools[e]) {
-      return 1;
-    }
-  }
-  return 0;
-}
 
 int npy_code_instrumentation_current(PyThreadState *tstate, PyCodeObject *code) {
   return code->_co_instrumentation_version == tstate->interp->monitoring_version;
 }
 
-PyObject *npy_resume_in_cpython(PyThreadState *tstate, npy_frame *frame, int throwflag) {
-  return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
-}
 
-PyObject *npy_unwind_in_cpython(PyThreadState *tstate, npy_frame *frame) {
-  /* CPython's evaluator adds the frame to the traceback as it takes the
-   * exception; npython's already did where python3 does: its entry goes. */
-  PyObject *exc = PyErr_GetRaisedException();
-  PyObject *traceback = exc != NULL ? PyException_GetTraceback(exc) : NULL;
-  PyErr_SetRaisedException(exc);
-  PyObject *result = _PyEval_EvalFrameDefault(tstate, frame, 1);
-  PyObject *after = PyErr_GetRaisedException();
-  if (after != NULL && after == exc) {
-    PyException_SetTraceback(after, traceback != NULL ? traceback : Py_None);
-  }
-  PyErr_SetRaisedException(after);
-  Py_XDECREF(traceback);
-  return result;
-}
 
-int npy_instruction_start(PyCodeObject *code, int index) {
-  /* co_code as CPython would give it: base instructions, no instrumentation,
-   * caches zeroed, so that instructions are found by their sizes alone. */
-  PyObject *bytes = PyCode_GetCode(code);
-  if (bytes == NULL) {
-    PyErr_Clear();
-    return index;
-  }
-  const _Py_CODEUNIT *units = (const _Py_CODEUNIT *)PyBytes_AS_STRING(bytes);
-  const int count = (int)(PyBytes_GET_SIZE(bytes) / (Py_ssize_t)sizeof(_Py_CODEUNIT));
-  int start = 0;
-  for (int i = 0; i < count;) {
-    const int op = units[i].op.code;
-    if (i >= index) {
-      break;
-    }
-    i += 1 + (op == EXTENDED_ARG ? 0 : _PyOpcode_Caches[op]);
-    if (op != EXTENDED_ARG) {
-      start = i;
-    }
-  }
-  Py_DECREF(bytes);
-  return start;
-}
 
 /* What the eval breaker signals is handled by CPython's evaluator itself:
  * a function whose code it runs (with no frame hook while it does) checks
@@ -215,8 +132,17 @@ int npy_has_inline_values(PyObject *obj) {
   return _PyDictOrValues_IsValues(*_PyObject_DictOrValuesPointer(obj));
 }
 
-PyObject *npy_original_import_func(PyThreadState *tstate) { return tstate->interp->imports.import_func; }
 
 const uint8_t *npy_base_opcodes(void) { return _PyOpcode_Deopt; }
 
 const uint8_t *npy_inline_cache_units(void) { return _PyOpcode_Caches; }
+
+PyCodeObject *npy_frame_code(npy_frame *frame) { return frame->f_code; }
+
+const volatile npy_eval_breaker_word *npy_eval_breaker(PyThreadState *tstate) {
+  return (const volatile int *)&tstate->interp->ceval.eval_breaker._value;
+}
+
+const volatile int *npy_signals_pending(void) {
+  return (const volatile int *)&_PyRuntime.ceval.signals_pending._value;
+}
