@@ -445,7 +445,7 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 // The frame's last-instruction field is the instruction being executed.
 #define FETCH_AND_JUMP()                           \
   do {                                             \
-    *f.current_instr = next_instr;                    \
+    *f.current_instr = next_instr;                 \
     opcode = NPY_OPCODE(*next_instr);              \
     oparg = NPY_OPARG(*next_instr);                \
     ++next_instr;                                  \
@@ -497,12 +497,12 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
    }))
 // PyErr_Occurred() without looking the thread state up again.
 #define ERROR_SET() (version::error_set(tstate))
-#define CHECK_EVAL_BREAKER()                                       \
-  do {                                                             \
-    if (NPY_UNLIKELY(((*eval_breaker & NPY_EVAL_BREAKER_EVENTS) || *signals_pending) &&  \
-                     npy_handle_eval_breaker(tstate) != 0)) {                  \
-      goto error;                                                  \
-    }                                                              \
+#define CHECK_EVAL_BREAKER()                                                          \
+  do {                                                                                \
+    if (NPY_UNLIKELY(((*eval_breaker & NPY_EVAL_BREAKER_EVENTS) || *signals_pending) && \
+                     npy_handle_eval_breaker(tstate) != 0)) {                         \
+      goto error;                                                                     \
+    }                                                                                 \
   } while (0)
 
   // While lazy values exist, instructions that may have to materialize

@@ -173,6 +173,10 @@ BUSY_LOOPS = {
 }
 
 
+def without_marks(traceback):
+    return re.sub(r"(?m)^ *[~^]+\n", "", traceback)
+
+
 def interrupt_busy_loop(interpreter, mode_env, loop="plain"):
     env = harness.base_env()
     env.update(mode_env)
@@ -197,7 +201,10 @@ def test_ctrl_c_exits_as_python3(mode, loop):
     expected = interrupt_busy_loop(harness.PYTHON3, {}, loop)
     assert expected[0] == -signal.SIGINT
     got = interrupt_busy_loop(harness.NPYTHON, harness.MODES[mode], loop)
-    assert got == expected
+    # CPython 3.13 marks the call in the line that took the signal, which
+    # depends on when it came (python3 marks np.sqrt one time, np.add.reduce
+    # another): the marks are left out, the line and the exception stay.
+    assert (got[0], without_marks(got[1])) == (expected[0], without_marks(expected[1]))
 
 
 def test_sigint_from_another_process_stops_a_loop():
