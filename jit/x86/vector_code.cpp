@@ -283,6 +283,18 @@ void VectorCode::insert_high(const Vec& r, const Vec& low, const Vec& half) cons
   }
 }
 
+void VectorCode::doubles_to_floats(const Vec& half, const Vec& v) const { cc_.vcvtpd2ps(half, view(v)); }
+
+void VectorCode::floats_to_doubles(const Vec& r, const Vec& half) const { cc_.vcvtps2pd(view(r), half); }
+
+void VectorCode::store_floats(const Gp& at, const Vec& half) const {
+  switch (bits_) {
+    case 512: cc_.vmovdqu32(x86::ymmword_ptr(at), half.ymm()); break;
+    case 256: cc_.vmovdqu(x86::xmmword_ptr(at), half.xmm()); break;
+    default: cc_.vmovq(x86::qword_ptr(at), half.xmm()); break;
+  }
+}
+
 void VectorCode::store_bools(const Gp& at, const Vec& mask, int lane_bits) const {
   const int lanes = bits_ / lane_bits;
   if (avx512()) {

@@ -94,6 +94,14 @@ class VectorCode {
   void extract_high(const Vec& half, const Vec& v) const;
   void insert_high(const Vec& r, const Vec& low, const Vec& half) const;
 
+  // Doubles into floats as C casts them (rounded to nearest, the flags
+  // raised): `v`'s lanes into the half-width register `half`, and back
+  // into doubles (exactly), `half`'s lanes into `r`.
+  void doubles_to_floats(const Vec& half, const Vec& v) const;
+  void floats_to_doubles(const Vec& r, const Vec& half) const;
+  // Stores the floats doubles_to_floats made: half the vector's bytes.
+  void store_floats(const Gp& at, const Vec& half) const;
+
   // The top bit of each lane of `mask` into `r`, lane i's at bit i.
   void top_bits(const Gp& r, const Vec& mask, int lane_bits) const;
 

@@ -118,6 +118,13 @@ std::optional<VectorFunction> vector_function_of(Op op) {
   }
 }
 
+// float64 values cast to float32 (astype): computed in a kernel of doubles,
+// rounded as C casts them, and stored as floats.
+bool narrows_to_float32(const Region& region, const Node& node) {
+  return op_info(node.op).kind == OpKind::kCast && node.op == Op::astype && node.dtype == DType::kFloat32 &&
+         region.nodes[node.inputs[0]].dtype == DType::kFloat64;
+}
+
 // x**2, the one power the backend computes itself: exactly x*x, as NumPy's.
 bool is_square_power(const Region& region, const Node& node) {
   if (node.op != Op::power) return false;
@@ -898,6 +905,18 @@ class KernelBuilder {
       values_[index] = {r, a.repr, c};
       return true;
     }
+    if (narrows_to_float32(region_, node)) {
+      // Rounded to float32 and held as doubles again (exactly): the
+      // lanes' width stays the kernel's; store_output narrows them.
+      Value wide_value;
+      if (!operand(node.inputs[0], DType::kFloat64, wide_value)) return false;
+      x86::Vec half = vc_.new_half();
+      x86::Vec rounded = vc_.new_vec();
+      vc_.doubles_to_floats(half, wide_value.reg);
+      vc_.floats_to_doubles(rounded, half);
+      values_[index] = {rounded, Repr::kFloat, DType::kFloat64};
+      return true;
+    }
     const bool logical = node.op == Op::logical_and || node.op == Op::logical_or ||
                          node.op == Op::logical_xor || node.op == Op::logical_not;
     const DType operand_type = logical ? DType::kBool : c;
@@ -1624,6 +1643,13 @@ class KernelBuilder {
     if (t == DType::kBool) {
       if (v.repr != Repr::kMask) return false;
       vc_.store_bools(p, v.reg, bits_);
+      return true;
+    }
+    if (t == DType::kFloat32 && bits_ == 64 && v.repr == Repr::kFloat) {
+      // A float32 result of a kernel of doubles (narrows_to_float32).
+      x86::Vec half = vc_.new_half();
+      vc_.doubles_to_floats(half, v.reg);
+      vc_.store_floats(p, half);
       return true;
     }
     if (lane_bits(t) != bits_ || v.repr == Repr::kMask) return false;
@@ -2533,6 +2559,10 @@ class X86Backend : public Backend {
         const bool logical = node.op == Op::logical_and || node.op == Op::logical_or ||
                              node.op == Op::logical_xor || node.op == Op::logical_not;
         if (info.kind == OpKind::kCast) {
+          if (narrows_to_float32(region, node)) {
+            if (!want(64) || !operand_ok(node.inputs[0], DType::kFloat64)) return -1;
+            break;
+          }
           if (!operand_ok(node.inputs[0], node.dtype)) return -1;
           if (node.dtype != DType::kBool && !want(lane_bits(node.dtype))) return -1;
           if (node.dtype != DType::kBool && lane_bits(node.dtype) == 0) return -1;

@@ -56,7 +56,61 @@ EXPRESSIONS = [
     "(u // v) + (u % 7)",
     "np.fmin(j, j[::-1]) * 3",
     "np.sign(j) + 1",
+    "(x * 3).astype(np.float32)",
+    "np.sqrt(np.abs(x) + 1).astype(np.float32) + np.float32(0.5)",
+    "(i.astype(np.float64) * 0.5).astype(np.float32)",
 ]
+
+# float64 values cast to float32 in kernels of doubles, at every vector
+# width: rounding (ties, values near float32's own), NaN payloads,
+# infinities, subnormal results and, where a value overflows, NumPy's
+# "overflow encountered in cast" (the region then recomputed through NumPy).
+CAST_PROGRAM = """
+import hashlib, json, os, warnings
+import numpy as np
+try:
+    import npython
+except ImportError:
+    npython = None
+rng = np.random.default_rng(3)
+n = 100_003
+x = rng.standard_normal(n) * 10.0 ** rng.integers(-50, 50, n)
+x[1::7] = np.float64(np.float32(x[1::7])) * (1 + 2.0**-24)
+quiet_nans = np.array([0x7FF8_0000_DEAD_BEEF, 0xFFF8_1234_5678_9ABC], dtype=np.uint64).view(np.float64)
+x[:8] = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 3.4028235677973366e+38, 1e-46]
+x[8:10] = quiet_nans
+x = x[np.isnan(x) | (np.abs(x) < LIMIT)]
+def f(x):
+    return np.abs(x).astype(np.float32), (x * 0.5 + 1).astype(np.float32)
+before = npython.stats() if npython else {}
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    a, b = f(x)
+if npython:
+    after = npython.stats()
+    with open(os.environ["COUNTS_FILE"], "w") as counts:
+        json.dump({k: after[k] - before.get(k, 0) for k in after}, counts)
+print(hashlib.sha1(a.tobytes() + b.tobytes()).hexdigest(), [str(w.message) for w in caught])
+"""
+
+
+@pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
+@pytest.mark.parametrize("limit, reruns", [("3e38", 0), ("np.inf", 1)])
+def test_float64_to_float32_casts_in_kernels(tmp_path, isa, limit, reruns):
+    script = tmp_path / "cast.py"
+    script.write_text(CAST_PROGRAM.replace("LIMIT", limit))
+    stats = tmp_path / "counts.json"
+    env = {"COUNTS_FILE": str(stats)}
+    if isa:
+        env["NPY_VECTOR_ISA"] = isa
+    expected = harness.run(harness.PYTHON3, [str(script)])
+    got = harness.run(harness.NPYTHON, [str(script)], env_extra=env)
+    assert got.returncode == expected.returncode == 0, got.stderr
+    assert got.stdout == expected.stdout
+    counters = json.loads(stats.read_text())
+    assert counters.get("jit.kernel_runs", 0) >= 1
+    assert counters.get("jit.ops_run_by_numpy", 0) == 0
+    assert counters.get("jit.reruns_for_fp_reports", 0) == reruns
 
 
 @pytest.mark.parametrize("expression", EXPRESSIONS)

@@ -904,6 +904,13 @@ TEST(X86Widths, BoolsAndConversions) {
       p.result(p.op(Op::astype, {b}, DType::kUInt64, DType::kUInt64));
       p.result(p.op(Op::astype, {d}, DType::kBool, DType::kBool));
       p.result(p.op(Op::logical_and, {d, b}, DType::kFloat64, DType::kBool));
+      // float64 -> float32 in 64-bit lanes, stored as floats; scaled, some
+      // overflow (the flag) or become subnormal.
+      p.result(p.op(Op::astype, {d}, DType::kFloat32, DType::kFloat32));
+      const int huge = p.op(Op::multiply, {d, p.python_float(1e37)}, DType::kFloat64, DType::kFloat64);
+      p.result(p.op(Op::astype, {huge}, DType::kFloat32, DType::kFloat32));
+      const int tiny = p.op(Op::multiply, {d, p.python_float(1e-39)}, DType::kFloat64, DType::kFloat64);
+      p.result(p.op(Op::astype, {tiny}, DType::kFloat32, DType::kFloat32));
       check(p, "conversions 64 n=" + std::to_string(n));
     }
   }
