@@ -125,6 +125,15 @@ bool narrows_to_float32(const Region& region, const Node& node) {
          region.nodes[node.inputs[0]].dtype == DType::kFloat64;
 }
 
+// float values cast to the integers of their lanes' width (astype: float64
+// to int64, float32 to int32), truncated as C casts them.
+bool truncates_to_int(const Region& region, const Node& node) {
+  if (node.op != Op::astype) return false;
+  const DType from = region.nodes[node.inputs[0]].dtype;
+  return (from == DType::kFloat64 && node.dtype == DType::kInt64) ||
+         (from == DType::kFloat32 && node.dtype == DType::kInt32);
+}
+
 // x**2, the one power the backend computes itself: exactly x*x, as NumPy's.
 bool is_square_power(const Region& region, const Node& node) {
   if (node.op != Op::power) return false;
@@ -903,6 +912,12 @@ class KernelBuilder {
       x86::Vec r = vc_.new_vec();
       vc_.blend(r, b.reg, a.reg, cond.reg, bits_);
       values_[index] = {r, a.repr, c};
+      return true;
+    }
+    if (truncates_to_int(region_, node)) {
+      Value value;
+      if (!operand(node.inputs[0], region_.nodes[node.inputs[0]].dtype, value)) return false;
+      values_[index] = {truncate_to_int(value.reg), Repr::kInt, node.dtype};
       return true;
     }
     if (narrows_to_float32(region_, node)) {
@@ -1712,6 +1727,51 @@ class KernelBuilder {
     vc_.blend(r, r, second.reg, at_one, bits_);
     values_[index] = {r, Repr::kFloat, t};
     return true;
+  }
+
+  // Float lanes truncated to integers of their width as C casts them: NaNs,
+  // infinities and values out of range give the integer type's minimum
+  // and raise the invalid flag (NumPy's "invalid value encountered in
+  // cast"). AVX2 and SSE2 convert no doubles into 64-bit integers: the
+  // integer is made from the truncated double's exponent and significand.
+  x86::Vec truncate_to_int(const x86::Vec& x) {
+    x86::Vec r = vc_.new_vec();
+    if (!wide()) {
+      cc_.vcvttps2dq(r, x);
+      return r;
+    }
+    if (vc_.avx512()) {
+      cc_.vcvttpd2qq(r, x);
+      return r;
+    }
+    constexpr std::int64_t kMinusTwoTo63 = static_cast<std::int64_t>(0xC3E0000000000000ULL);  // -2**63's bits
+    x86::Vec t = vc_.new_vec(), exponent = vc_.new_vec(), significand = vc_.new_vec();
+    x86::Vec count = vc_.new_vec(), low = vc_.new_vec(), negative = vc_.new_vec();
+    x86::Vec bad = vc_.new_vec(), exact_min = vc_.new_vec(), invalid = vc_.new_vec();
+    vc_.round(t, x, 0xB, 64);
+    cc_.vpsrlq(exponent, t, 52);
+    vc_.bit_and(exponent, exponent, broadcast_int(0x7FF));
+    vc_.bit_and(significand, t, broadcast_int(0x000FFFFFFFFFFFFFLL));
+    vc_.bit_or(significand, significand, broadcast_int(1LL << 52));
+    // |t| = significand * 2**(exponent - 1075), shifted one way or the
+    // other (a count past 63, or negative, shifts everything out).
+    cc_.vpsubq(count, exponent, broadcast_int(1075));
+    cc_.vpsllvq(r, significand, count);
+    cc_.vpsubq(count, broadcast_int(1075), exponent);
+    cc_.vpsrlvq(low, significand, count);
+    vc_.bit_or(r, r, low);
+    vc_.int_greater(negative, zero(), t, 64);
+    vc_.bit_xor(r, r, negative);
+    cc_.vpsubq(r, r, negative);
+    // |t| of 2**63 or more, infinities and NaNs (but -2**63 itself).
+    vc_.int_greater(bad, exponent, broadcast_int(1085), 64);
+    vc_.int_equal(exact_min, t, broadcast_int(kMinusTwoTo63), 64);
+    vc_.and_not(bad, exact_min, bad);
+    vc_.blend(r, r, broadcast_int(std::numeric_limits<std::int64_t>::min()), bad, 64);
+    // The invalid flag, from infinity * 0 in those lanes alone.
+    vc_.bit_and(invalid, bad, broadcast_constant(std::numeric_limits<double>::infinity(), DType::kFloat64));
+    cc_.vmulpd(invalid, invalid, zero());
+    return r;
   }
 
   // Lane-wise a * b mod 2**64: vpmullq, or from 32-bit halves (AVX2 has no vpmullq).
@@ -2561,6 +2621,11 @@ class X86Backend : public Backend {
         if (info.kind == OpKind::kCast) {
           if (narrows_to_float32(region, node)) {
             if (!want(64) || !operand_ok(node.inputs[0], DType::kFloat64)) return -1;
+            break;
+          }
+          if (truncates_to_int(region, node)) {
+            const DType from = region.nodes[node.inputs[0]].dtype;
+            if (!want(lane_bits(from)) || !operand_ok(node.inputs[0], from)) return -1;
             break;
           }
           if (!operand_ok(node.inputs[0], node.dtype)) return -1;

@@ -59,6 +59,9 @@ EXPRESSIONS = [
     "(x * 3).astype(np.float32)",
     "np.sqrt(np.abs(x) + 1).astype(np.float32) + np.float32(0.5)",
     "(i.astype(np.float64) * 0.5).astype(np.float32)",
+    "(x[4:] * 1e3).astype(np.int64)",
+    "((x[4:] + 5) / 0.25).astype(np.int64) + j[4:]",
+    "(x[4:].astype(np.float32) * 100).astype(np.int32)",
 ]
 
 # float64 values cast to float32 in kernels of doubles, at every vector
@@ -125,3 +128,60 @@ def test_operation_is_compiled(tmp_path, expression):
     counters = json.loads(stats.read_text())
     assert counters.get("jit.kernel_runs", 0) >= 1
     assert counters.get("jit.ops_run_by_numpy", 0) == 0
+
+
+# float64 to int64 and float32 to int32 in kernels, at every vector width
+# (AVX2 and SSE2 build the int64 from the double's fields): truncation,
+# values near 2**52, 2**53 and 2**63, -2**63 itself; NaNs, infinities and
+# values out of range give the minimum and NumPy's "invalid value
+# encountered in cast" (the region recomputed through NumPy), or, where the
+# program ignores it, the kernels' own values.
+TRUNCATE_PROGRAM = """
+import hashlib, json, os, warnings
+import numpy as np
+try:
+    import npython
+except ImportError:
+    npython = None
+rng = np.random.default_rng(4)
+n = 100_003
+x = rng.standard_normal(n) * 10.0 ** rng.integers(-5, 25, n)
+x[::11] = np.round(x[::11])
+specials = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 2.0**63, -2.0**63, 2.0**63 - 1024, -2.0**63 - 2048,
+            2.0**53 + 2, -2.0**52 - 1, 0.999999, -0.99999, 1e19, -1e19, 4503599627370497.0]
+x[:len(specials)] = specials
+x = x[KEEP]
+y = (x * 1e-10).astype(np.float32)
+def f(x, y):
+    return (x * 1.0).astype(np.int64), (x + 0.5).astype(np.int64), (y * 2).astype(np.int32)
+before = npython.stats() if npython else {}
+with warnings.catch_warnings(record=True) as caught, np.errstate(invalid=INVALID):
+    warnings.simplefilter("always")
+    a, b, c = f(x, y)
+if npython:
+    after = npython.stats()
+    with open(os.environ["COUNTS_FILE"], "w") as counts:
+        json.dump({k: after[k] - before.get(k, 0) for k in after}, counts)
+print(hashlib.sha1(a.tobytes() + b.tobytes() + c.tobytes()).hexdigest(), a[:8].tolist(), [str(w.message) for w in caught])
+"""
+
+
+@pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
+@pytest.mark.parametrize("keep, invalid, reruns", [("np.abs(x) < 9e18", "'warn'", 0),
+                                                   ("slice(None)", "'warn'", 1),
+                                                   ("slice(None)", "'ignore'", 0)])
+def test_float_to_int_casts_in_kernels(tmp_path, isa, keep, invalid, reruns):
+    script = tmp_path / "truncate.py"
+    script.write_text(TRUNCATE_PROGRAM.replace("KEEP", keep).replace("INVALID", invalid))
+    stats = tmp_path / "counts.json"
+    env = {"COUNTS_FILE": str(stats)}
+    if isa:
+        env["NPY_VECTOR_ISA"] = isa
+    expected = harness.run(harness.PYTHON3, [str(script)])
+    got = harness.run(harness.NPYTHON, [str(script)], env_extra=env)
+    assert got.returncode == expected.returncode == 0, got.stderr
+    assert got.stdout == expected.stdout
+    counters = json.loads(stats.read_text())
+    assert counters.get("jit.kernel_runs", 0) >= 1
+    assert counters.get("jit.ops_run_by_numpy", 0) == 0
+    assert counters.get("jit.reruns_for_fp_reports", 0) == reruns

@@ -891,6 +891,9 @@ TEST(X86Widths, BoolsAndConversions) {
       p.result(p.op(Op::add, {f, b}, DType::kFloat32, DType::kFloat32));
       p.result(p.op(Op::multiply, {f, p.python_int(3)}, DType::kFloat32, DType::kFloat32));
       p.result(p.op(Op::astype, {i}, DType::kBool, DType::kBool));
+      p.result(p.op(Op::astype, {f}, DType::kInt32, DType::kInt32));
+      const int large = p.op(Op::multiply, {f, p.python_float(1e9)}, DType::kFloat32, DType::kFloat32);
+      p.result(p.op(Op::astype, {large}, DType::kInt32, DType::kInt32));
       check(p, "conversions 32 n=" + std::to_string(n));
     }
     {
@@ -911,6 +914,11 @@ TEST(X86Widths, BoolsAndConversions) {
       p.result(p.op(Op::astype, {huge}, DType::kFloat32, DType::kFloat32));
       const int tiny = p.op(Op::multiply, {d, p.python_float(1e-39)}, DType::kFloat64, DType::kFloat64);
       p.result(p.op(Op::astype, {tiny}, DType::kFloat32, DType::kFloat32));
+      // float64 -> int64 truncated (AVX2 and SSE2 from the double's fields),
+      // in range and out of it (the invalid flag).
+      p.result(p.op(Op::astype, {d}, DType::kInt64, DType::kInt64));
+      const int large = p.op(Op::multiply, {d, p.python_float(1e18)}, DType::kFloat64, DType::kFloat64);
+      p.result(p.op(Op::astype, {large}, DType::kInt64, DType::kInt64));
       check(p, "conversions 64 n=" + std::to_string(n));
     }
   }
