@@ -295,6 +295,24 @@ void VectorCode::store_floats(const Gp& at, const Vec& half) const {
   }
 }
 
+void VectorCode::store_low_halves(const Gp& at, const Vec& v) const {
+  if (avx512()) {
+    cc_.vpmovqd(x86::ymmword_ptr(at), v.zmm());
+    return;
+  }
+  // Dwords 0 and 2 of each 128-bit half, side by side.
+  const Vec packed = new_half();
+  if (bits_ == 256) {
+    const Vec high = new_half();
+    extract_high(high, v);
+    cc_.vshufps(packed.xmm(), v.xmm(), high.xmm(), 0x88);
+    cc_.vmovdqu(x86::xmmword_ptr(at), packed.xmm());
+  } else {
+    cc_.vshufps(packed.xmm(), v.xmm(), v.xmm(), 0x08);
+    cc_.vmovq(x86::qword_ptr(at), packed.xmm());
+  }
+}
+
 void VectorCode::store_bools(const Gp& at, const Vec& mask, int lane_bits) const {
   const int lanes = bits_ / lane_bits;
   if (avx512()) {

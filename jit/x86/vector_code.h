@@ -101,6 +101,8 @@ class VectorCode {
   void floats_to_doubles(const Vec& r, const Vec& half) const;
   // Stores the floats doubles_to_floats made: half the vector's bytes.
   void store_floats(const Gp& at, const Vec& half) const;
+  // Stores the low 32 bits of each 64-bit lane: half the vector's bytes.
+  void store_low_halves(const Gp& at, const Vec& v) const;
 
   // The top bit of each lane of `mask` into `r`, lane i's at bit i.
   void top_bits(const Gp& r, const Vec& mask, int lane_bits) const;

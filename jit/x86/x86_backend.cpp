@@ -125,6 +125,15 @@ bool narrows_to_float32(const Region& region, const Node& node) {
          region.nodes[node.inputs[0]].dtype == DType::kFloat64;
 }
 
+// 64-bit integers cast to 32-bit ones (astype): computed in a kernel of
+// 64-bit lanes, their low 32 bits kept as C's conversion keeps them, and
+// stored as 32-bit integers.
+bool narrows_to_32_bits(const Region& region, const Node& node) {
+  const DType from = region.nodes[node.inputs[0]].dtype;
+  return node.op == Op::astype && (from == DType::kInt64 || from == DType::kUInt64) &&
+         (node.dtype == DType::kInt32 || node.dtype == DType::kUInt32);
+}
+
 // float values cast to the integers of their lanes' width (astype: float64
 // to int64, float32 to int32), truncated as C casts them.
 bool truncates_to_int(const Region& region, const Node& node) {
@@ -914,6 +923,20 @@ class KernelBuilder {
       values_[index] = {r, a.repr, c};
       return true;
     }
+    if (narrows_to_32_bits(region_, node)) {
+      // The low 32 bits, sign- or zero-extended in their 64-bit lanes as
+      // the 32-bit value is read by the kernel's other members.
+      Value value;
+      if (!operand(node.inputs[0], region_.nodes[node.inputs[0]].dtype, value)) return false;
+      x86::Vec r = vc_.new_vec();
+      vc_.bit_and(r, value.reg, broadcast_int(0xFFFFFFFFLL));
+      if (node.dtype == DType::kInt32) {
+        vc_.bit_xor(r, r, broadcast_int(0x80000000LL));
+        cc_.vpsubq(r, r, broadcast_int(0x80000000LL));
+      }
+      values_[index] = {r, Repr::kInt, node.dtype};
+      return true;
+    }
     if (truncates_to_int(region_, node)) {
       Value value;
       if (!operand(node.inputs[0], region_.nodes[node.inputs[0]].dtype, value)) return false;
@@ -1665,6 +1688,11 @@ class KernelBuilder {
       x86::Vec half = vc_.new_half();
       vc_.doubles_to_floats(half, v.reg);
       vc_.store_floats(p, half);
+      return true;
+    }
+    if ((t == DType::kInt32 || t == DType::kUInt32) && bits_ == 64 && v.repr == Repr::kInt) {
+      // A 32-bit integer result of a kernel of 64-bit lanes (narrows_to_32_bits).
+      vc_.store_low_halves(p, v.reg);
       return true;
     }
     if (lane_bits(t) != bits_ || v.repr == Repr::kMask) return false;
@@ -2602,7 +2630,9 @@ class X86Backend : public Backend {
     };
     auto operand_ok = [&](int input, DType to) {
       const Node& in = region.nodes[input];
-      if (!converts(in.dtype, to, in.op == Op::input, in.is_scalar_constant)) return false;
+      // A 32-bit integer narrowed in the kernel is held extended, as one loaded.
+      const bool widens = in.op == Op::input || narrows_to_32_bits(region, in);
+      if (!converts(in.dtype, to, widens, in.is_scalar_constant)) return false;
       if (in.is_scalar_constant) return true;
       if (in.dtype == DType::kFloat32 || in.dtype == DType::kFloat64 || in.dtype == DType::kInt64 ||
           in.dtype == DType::kUInt64) {
@@ -2621,6 +2651,11 @@ class X86Backend : public Backend {
         if (info.kind == OpKind::kCast) {
           if (narrows_to_float32(region, node)) {
             if (!want(64) || !operand_ok(node.inputs[0], DType::kFloat64)) return -1;
+            break;
+          }
+          if (narrows_to_32_bits(region, node)) {
+            const DType from = region.nodes[node.inputs[0]].dtype;
+            if (!want(64) || !operand_ok(node.inputs[0], from)) return -1;
             break;
           }
           if (truncates_to_int(region, node)) {

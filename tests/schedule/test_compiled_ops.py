@@ -62,6 +62,10 @@ EXPRESSIONS = [
     "(x[4:] * 1e3).astype(np.int64)",
     "((x[4:] + 5) / 0.25).astype(np.int64) + j[4:]",
     "(x[4:].astype(np.float32) * 100).astype(np.int32)",
+    "(i * 3).astype(np.int32)",
+    "(i + 1).astype(np.uint32)",
+    "(u >> 3).astype(np.uint32)",
+    "(u ^ v).astype(np.int32)",
 ]
 
 # float64 values cast to float32 in kernels of doubles, at every vector

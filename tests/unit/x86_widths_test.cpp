@@ -919,6 +919,12 @@ TEST(X86Widths, BoolsAndConversions) {
       p.result(p.op(Op::astype, {d}, DType::kInt64, DType::kInt64));
       const int large = p.op(Op::multiply, {d, p.python_float(1e18)}, DType::kFloat64, DType::kFloat64);
       p.result(p.op(Op::astype, {large}, DType::kInt64, DType::kInt64));
+      // 64-bit integers -> 32-bit ones (their low halves), stored and read on.
+      const int wide_int = p.array(DType::kInt64, {n});
+      const int narrowed = p.op(Op::astype, {wide_int}, DType::kInt32, DType::kInt32);
+      p.result(narrowed);
+      p.result(p.op(Op::astype, {wide_int}, DType::kUInt32, DType::kUInt32));
+      p.result(p.op(Op::add, {narrowed, wide_int}, DType::kInt64, DType::kInt64));
       check(p, "conversions 64 n=" + std::to_string(n));
     }
   }

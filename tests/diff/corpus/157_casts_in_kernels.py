@@ -1,6 +1,7 @@
 # Casts computed in kernels: float64 to float32 (rounded in a kernel of
-# doubles, stored as floats) and floats to the integers of their width
-# (float64 to int64, float32 to int32, truncated). Rounding ties, NaN
+# doubles, stored as floats), floats to the integers of their width
+# (float64 to int64, float32 to int32, truncated) and 64-bit integers to
+# 32-bit ones (their low halves). Rounding ties, NaN
 # payloads, infinities, subnormal results, values near 2**53 and 2**63,
 # -2**63 itself; NumPy's "overflow encountered in cast" and "invalid value
 # encountered in cast" warnings, and the values where errstate ignores them.
@@ -50,6 +51,12 @@ def main():
     with np.errstate(all="ignore"):
         show("columns", m[:, 3:200].astype(np.float32))
         show("column ints", (m[:, 10] * 2).astype(np.int64))
+    i = rng.integers(-2**63, 2**63 - 1, 50_001, dtype=np.int64, endpoint=True)
+    i[:6] = [2**31 - 1, 2**31, -2**31, -2**31 - 1, -1, 2**32]
+    u = i.view(np.uint64)
+    show("int32", (i * 3).astype(np.int32))
+    show("uint32", (i + 1).astype(np.uint32))
+    show("from uint64", [(u >> 3).astype(np.uint32), (u ^ 5).astype(np.int32), u[::3].astype(np.int32)])
     samples = rng.uniform(-1e3, 1e3, 100_000)
     bins = ((samples + 1e3) / 25.0).astype(np.int64)
     show("bins", bins)
