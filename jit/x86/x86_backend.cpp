@@ -121,8 +121,7 @@ std::optional<VectorFunction> vector_function_of(Op op) {
 // float64 values cast to float32 (astype): computed in a kernel of doubles,
 // rounded as C casts them, and stored as floats.
 bool narrows_to_float32(const Region& region, const Node& node) {
-  return op_info(node.op).kind == OpKind::kCast && node.op == Op::astype && node.dtype == DType::kFloat32 &&
-         region.nodes[node.inputs[0]].dtype == DType::kFloat64;
+  return node.op == Op::astype && node.dtype == DType::kFloat32 && region.nodes[node.inputs[0]].dtype == DType::kFloat64;
 }
 
 // 64-bit integers cast to 32-bit ones (astype): computed in a kernel of
