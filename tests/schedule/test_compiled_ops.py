@@ -68,6 +68,26 @@ EXPRESSIONS = [
     "(u ^ v).astype(np.int32)",
 ]
 
+def run_compiled(tmp_path, program, isa=None):
+    """Runs `program` under python3 and npython (at `isa`'s width): the same
+    output, its counted part computed in kernels with no operation through
+    NumPy. Returns the counters."""
+    script = tmp_path / "program.py"
+    script.write_text(program)
+    stats = tmp_path / "counts.json"
+    env = {"COUNTS_FILE": str(stats)}
+    if isa:
+        env["NPY_VECTOR_ISA"] = isa
+    expected = harness.run(harness.PYTHON3, [str(script)])
+    got = harness.run(harness.NPYTHON, [str(script)], env_extra=env)
+    assert got.returncode == expected.returncode == 0, got.stderr
+    assert got.stdout == expected.stdout
+    counters = json.loads(stats.read_text())
+    assert counters.get("jit.kernel_runs", 0) >= 1
+    assert counters.get("jit.ops_run_by_numpy", 0) == 0
+    return counters
+
+
 # float64 values cast to float32 in kernels of doubles, at every vector
 # width: rounding (ties, values near float32's own), NaN payloads,
 # infinities, subnormal results and, where a value overflows, NumPy's
@@ -104,34 +124,13 @@ print(hashlib.sha1(a.tobytes() + b.tobytes()).hexdigest(), [str(w.message) for w
 @pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
 @pytest.mark.parametrize("limit, reruns", [("3e38", 0), ("np.inf", 1)])
 def test_float64_to_float32_casts_in_kernels(tmp_path, isa, limit, reruns):
-    script = tmp_path / "cast.py"
-    script.write_text(CAST_PROGRAM.replace("LIMIT", limit))
-    stats = tmp_path / "counts.json"
-    env = {"COUNTS_FILE": str(stats)}
-    if isa:
-        env["NPY_VECTOR_ISA"] = isa
-    expected = harness.run(harness.PYTHON3, [str(script)])
-    got = harness.run(harness.NPYTHON, [str(script)], env_extra=env)
-    assert got.returncode == expected.returncode == 0, got.stderr
-    assert got.stdout == expected.stdout
-    counters = json.loads(stats.read_text())
-    assert counters.get("jit.kernel_runs", 0) >= 1
-    assert counters.get("jit.ops_run_by_numpy", 0) == 0
+    counters = run_compiled(tmp_path, CAST_PROGRAM.replace("LIMIT", limit), isa)
     assert counters.get("jit.reruns_for_fp_reports", 0) == reruns
 
 
 @pytest.mark.parametrize("expression", EXPRESSIONS)
 def test_operation_is_compiled(tmp_path, expression):
-    script = tmp_path / "ops.py"
-    script.write_text(PROGRAM.replace("EXPRESSION", expression))
-    stats = tmp_path / "counts.json"
-    expected = harness.run(harness.PYTHON3, [str(script)])
-    got = harness.run(harness.NPYTHON, [str(script)], env_extra={"COUNTS_FILE": str(stats)})
-    assert got.returncode == expected.returncode == 0, got.stderr
-    assert got.stdout == expected.stdout
-    counters = json.loads(stats.read_text())
-    assert counters.get("jit.kernel_runs", 0) >= 1
-    assert counters.get("jit.ops_run_by_numpy", 0) == 0
+    run_compiled(tmp_path, PROGRAM.replace("EXPRESSION", expression))
 
 
 # float64 to int64 and float32 to int32 in kernels, at every vector width
@@ -175,17 +174,5 @@ print(hashlib.sha1(a.tobytes() + b.tobytes() + c.tobytes()).hexdigest(), a[:8].t
                                                    ("slice(None)", "'warn'", 1),
                                                    ("slice(None)", "'ignore'", 0)])
 def test_float_to_int_casts_in_kernels(tmp_path, isa, keep, invalid, reruns):
-    script = tmp_path / "truncate.py"
-    script.write_text(TRUNCATE_PROGRAM.replace("KEEP", keep).replace("INVALID", invalid))
-    stats = tmp_path / "counts.json"
-    env = {"COUNTS_FILE": str(stats)}
-    if isa:
-        env["NPY_VECTOR_ISA"] = isa
-    expected = harness.run(harness.PYTHON3, [str(script)])
-    got = harness.run(harness.NPYTHON, [str(script)], env_extra=env)
-    assert got.returncode == expected.returncode == 0, got.stderr
-    assert got.stdout == expected.stdout
-    counters = json.loads(stats.read_text())
-    assert counters.get("jit.kernel_runs", 0) >= 1
-    assert counters.get("jit.ops_run_by_numpy", 0) == 0
+    counters = run_compiled(tmp_path, TRUNCATE_PROGRAM.replace("KEEP", keep).replace("INVALID", invalid), isa)
     assert counters.get("jit.reruns_for_fp_reports", 0) == reruns
