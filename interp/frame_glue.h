@@ -74,7 +74,7 @@ PyCodeObject *npy_frame_code(npy_frame *frame);
  * index, read without the call: the hook reads it for every frame. */
 void *npy_code_extra(PyCodeObject *code, Py_ssize_t index);
 
-/* Links `frame` under `cframe` as CPython's evaluator does on entry (the
+/* Links `frame` under `link` as CPython's evaluator does on entry (the
  * frame becomes the thread's current frame) and unlinks it on exit. */
 void npy_frame_enter(PyThreadState *tstate, npy_frame *frame, npy_frame_link *link);
 void npy_frame_leave(PyThreadState *tstate, npy_frame_link *link);
