@@ -142,6 +142,17 @@ bool truncates_to_int(const Region& region, const Node& node) {
          (from == DType::kFloat32 && node.dtype == DType::kInt32);
 }
 
+// Whether a float clip takes NumPy's general loop, min(max(x, lo), hi),
+// which keeps a bound equal to x (signed zeros): it does when a bound steps
+// along the loop's inner dimension, whichever dimension NumPy's iterator
+// makes inner, that is when a bound has the clip's own shape (of more than
+// one element). Two 0-d bounds take NumPy's loop for constant bounds, which
+// keeps x instead; bounds broadcast along some dimension may take either.
+bool clips_to_arrays(const Region& region, const Node& node) {
+  if (node.op != Op::clip || element_count(node.shape) <= 1) return false;
+  return region.nodes[node.inputs[1]].shape == node.shape || region.nodes[node.inputs[2]].shape == node.shape;
+}
+
 // x**2, the one power the backend computes itself: exactly x*x, as NumPy's.
 bool is_square_power(const Region& region, const Node& node) {
   if (node.op != Op::power) return false;
@@ -188,8 +199,8 @@ bool int_op(Op op, DType compute) {
     case Op::multiply: case Op::square: return lane_bits(compute) != 0;
     case Op::invert: case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal:
       return true;
-    case Op::clip:
-      return is_signed_int(compute);
+    case Op::clip: case Op::absolute:
+      return true;
     default: return false;
   }
 }
@@ -1019,8 +1030,12 @@ class KernelBuilder {
         case Op::rint: vc_.round(r, a.reg, 0xC, bits_); break;
         case Op::minimum: r = float_min_max(a.reg, b.reg, true); break;
         case Op::maximum: r = float_min_max(a.reg, b.reg, false); break;
-        case Op::clip:  // scalar bounds: x is kept where it equals one (+0 vs -0), so the bound goes first
-          r = float_min_max(c3.reg, float_min_max(b.reg, a.reg, false), true);
+        case Op::clip:
+          if (clips_to_arrays(region_, node)) {  // NumPy's general loop: min(max(x, lo), hi), a bound equal to x kept
+            r = float_min_max(float_min_max(a.reg, b.reg, false), c3.reg, true);
+          } else {  // scalar bounds: x is kept where it equals one (+0 vs -0), so the bound goes first
+            r = float_min_max(c3.reg, float_min_max(b.reg, a.reg, false), true);
+          }
           break;
         case Op::equal: cmp(0x00); break;          // EQ_OQ
         case Op::not_equal: cmp(0x04); break;      // NEQ_UQ
@@ -1111,15 +1126,19 @@ class KernelBuilder {
       case Op::less: gt(b.reg, a.reg); break;
       case Op::less_equal: gt(a.reg, b.reg); vc_.bit_xor(r, r, ones()); break;
       case Op::greater_equal: gt(b.reg, a.reg); vc_.bit_xor(r, r, ones()); break;
-      case Op::clip: {  // NumPy's min(max(a, lo), hi), signed lanes
-        x86::Vec above = vc_.new_vec();
-        x86::Vec raised = vc_.new_vec();
-        vc_.int_greater(above, a.reg, b.reg, bits_);
-        vc_.blend(raised, b.reg, a.reg, above, bits_);
-        vc_.int_greater(above, c3.reg, raised, bits_);
-        vc_.blend(r, c3.reg, raised, above, bits_);
+      case Op::clip:  // NumPy's min(max(a, lo), hi)
+        vc_.copy(r, int_min_max(int_min_max(a.reg, b.reg, false, c), c3.reg, true, c));
         break;
-      }
+      case Op::absolute:
+        if (is_unsigned(c)) {
+          vc_.copy(r, a.reg);
+        } else {  // (a ^ s) - s with s all ones where a < 0: the most negative value stays itself, as NumPy's
+          x86::Vec negative = vc_.new_vec();
+          vc_.int_greater(negative, zero(), a.reg, bits_);
+          vc_.bit_xor(r, a.reg, negative);
+          w ? cc_.vpsubq(r, r, negative) : cc_.vpsubd(r, r, negative);
+        }
+        break;
       default: return false;
     }
     values_[index] = {r, repr, repr == Repr::kMask ? DType::kBool : result_type};
@@ -2680,10 +2699,9 @@ class X86Backend : public Backend {
           return -1;
         }
         if (node.dtype != DType::kBool && lane_bits(node.dtype) == 0) return -1;
-        // NumPy clips against two scalar bounds in a loop of its own, which
-        // keeps x where it equals a bound (signed zeros); array bounds take
-        // its general loop, which keeps the bound: those run through NumPy.
-        if (node.op == Op::clip &&
+        // Float bounds that NumPy's loop may see either as constants or as
+        // arrays (clips_to_arrays) run through NumPy.
+        if (node.op == Op::clip && is_float(c) && !clips_to_arrays(region, node) &&
             (!region.nodes[node.inputs[1]].shape.empty() || !region.nodes[node.inputs[2]].shape.empty())) {
           return -1;
         }

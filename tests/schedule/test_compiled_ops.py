@@ -68,6 +68,25 @@ EXPRESSIONS = [
     "(u ^ v).astype(np.int32)",
 ]
 
+# Integer absolute values (the most negative value stays itself) and clips
+# against arrays: NumPy's general loop keeps a float bound equal to x
+# (x[1] is -0.0 where y[1] is 0.0; NaNs in x, y and both), at every vector
+# width.
+WIDTH_EXPRESSIONS = [
+    "np.abs(i) + 1",
+    "np.abs(np.append(j, [-2**63, 2**63 - 1])) * 3",
+    "np.abs((j * 3).astype(np.int32)) - 1",
+    "np.abs(u32 - v32) * np.uint32(3)",
+    "np.abs(u ^ v) + np.uint64(1)",
+    "np.clip(x, y, np.abs(x) * 0.5 + 1) * 2",
+    "np.clip(x * 2, -np.abs(y), np.abs(y)) - 1",
+    "np.clip(x.reshape(100, 200), y.reshape(100, 200)[::-1], 1.0) + 0.5",
+    "np.clip(j, j[::-1], 500) * 2",
+    "np.clip(j.reshape(100, 200), j[:200], 300) + 1",
+    "np.clip(u, v, u ^ v) + np.uint64(1)",
+    "np.clip(u32, 5, v32) + np.uint32(1)",
+]
+
 def run_compiled(tmp_path, program, isa=None):
     """Runs `program` under python3 and npython (at `isa`'s width): the same
     output, its counted part computed in kernels with no operation through
@@ -131,6 +150,12 @@ def test_float64_to_float32_casts_in_kernels(tmp_path, isa, limit, reruns):
 @pytest.mark.parametrize("expression", EXPRESSIONS)
 def test_operation_is_compiled(tmp_path, expression):
     run_compiled(tmp_path, PROGRAM.replace("EXPRESSION", expression))
+
+
+@pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
+@pytest.mark.parametrize("expression", WIDTH_EXPRESSIONS)
+def test_operation_is_compiled_at_each_width(tmp_path, expression, isa):
+    run_compiled(tmp_path, PROGRAM.replace("EXPRESSION", expression), isa)
 
 
 # float64 to int64 and float32 to int32 in kernels, at every vector width
