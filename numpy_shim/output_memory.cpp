@@ -150,14 +150,19 @@ class PooledOutputs {
 
 }  // namespace
 
-PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype) {
+PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype, const std::vector<std::int64_t>& strides) {
   std::vector<npy_intp> dims(shape.begin(), shape.end());
+  std::vector<npy_intp> steps(strides.begin(), strides.end());
   // A size past size_t wraps here: NumPy refuses it on either path.
   std::size_t bytes = static_cast<std::size_t>(jit::itemsize(dtype));
   for (npy_intp d : dims) bytes *= static_cast<std::size_t>(d);
-  if (bytes < kPooledMin) return PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(dtype));
+  auto make = [&] {
+    return PyArray_NewFromDescr(&PyArray_Type, PyArray_DescrFromType(typenum_of(dtype)), static_cast<int>(dims.size()),
+                                dims.data(), steps.empty() ? nullptr : steps.data(), nullptr, 0, nullptr);
+  };
+  if (bytes < kPooledMin) return make();
   PooledOutputs pooled;
-  return PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), typenum_of(dtype));
+  return make();
 }
 
 }  // namespace npy::numpy_shim

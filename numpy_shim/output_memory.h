@@ -8,15 +8,19 @@
 
 #include <Python.h>
 
+#include <cstdint>
+#include <vector>
+
 #include "jit/region.h"
 
 namespace npy::numpy_shim {
 
-// A new C-contiguous array of `shape` and `dtype` for a kernel's results;
-// nullptr with a Python error set when NumPy fails. Data big enough to be
+// A new array of `shape` and `dtype` for a kernel's results, C-contiguous
+// or with `strides` (bytes, a permutation of contiguous ones:
+// result_layout.h); nullptr with a Python error set when NumPy fails. Data big enough to be
 // pooled comes from the pool (the handler is set for the call: two
 // context-variable sets, some thousands of instructions); smaller data
 // would come from malloc either way, so NumPy's own handler makes it.
-PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype);
+PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype, const std::vector<std::int64_t>& strides = {});
 
 }  // namespace npy::numpy_shim

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
+#include <unordered_map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include "numpy_shim/errstate.h"
 #include "numpy_shim/output_memory.h"
 #include "numpy_shim/py_ref.h"
+#include "numpy_shim/result_layout.h"
 #include "numpy_shim/sites.h"
 #include "numpy_shim/temporary_elision.h"
 #include "numpy_shim/without_gil.h"
@@ -925,6 +927,89 @@ class Runner {
     return true;
   }
 
+  // The loop's dimensions, outermost first, in the order NumPy lays out
+  // the group's element-wise results (result_layout.h), followed from the
+  // inputs' strides through each member as NumPy computes it; empty when
+  // the results differ in layout.
+  std::vector<int> results_dims_order(const jit::Group& group, const std::vector<jit::LoopInput>& inputs) const {
+    const int rank = static_cast<int>(group.shape.size());
+    std::unordered_map<int, std::vector<std::int64_t>> strides;  // per node, over its own dimensions
+    for (std::size_t i = 0; i < group.inputs.size(); ++i) {
+      const int node = group.inputs[i];
+      const std::vector<std::int64_t>& loop = inputs[i].strides;
+      const std::size_t own = nodes_[node].shape.size();
+      strides[node].assign(loop.end() - static_cast<std::ptrdiff_t>(own), loop.end());
+    }
+    std::unordered_map<int, std::vector<int>> orders;  // per member
+    std::unordered_map<int, std::vector<std::int64_t>> array_strides;  // per member, as NumPy's array has them
+    std::vector<int> order;
+    for (int m : group.members) {
+      const jit::Node& n = nodes_[m];
+      std::vector<std::vector<std::int64_t>> operands;
+      for (int operand : n.inputs) {
+        if (operand >= 0 && strides.count(operand)) operands.push_back(strides[operand]);
+      }
+      std::vector<int> dims;
+      if (n.op == jit::Op::astype) {  // a new array like its operand (ndarray.astype's order 'K')
+        const int from = n.inputs[0];
+        std::vector<std::int64_t> prototype;
+        if (array_strides.count(from)) {
+          prototype = array_strides[from];
+        } else if (PyObject* o = trace_.objects[from]; o && PyArray_Check(o) &&
+                                                        PyArray_NDIM(reinterpret_cast<PyArrayObject*>(o)) ==
+                                                            static_cast<int>(n.shape.size())) {
+          auto* a = reinterpret_cast<PyArrayObject*>(o);
+          prototype.assign(PyArray_STRIDES(a), PyArray_STRIDES(a) + PyArray_NDIM(a));
+        } else if (!n.shape.empty() && !nodes_[from].shape.empty()) {
+          return {};
+        }
+        dims = prototype.empty() ? result_dims_order(n.shape, {})
+                                 : like_prototype_dims_order(n.shape, prototype, jit::itemsize(nodes_[from].dtype));
+      } else if (const int temporary = elided_operand(m); temporary >= 0 && orders.count(temporary)) {
+        dims = orders[temporary];
+      } else {
+        dims = result_dims_order(n.shape, operands);
+      }
+      orders[m] = dims;
+      array_strides[m] = strides_in_order(n.shape, dims, jit::itemsize(n.dtype));
+      std::vector<std::int64_t>& own = strides[m];
+      own = array_strides[m];
+      for (std::size_t d = 0; d < own.size(); ++d) {
+        if (n.shape[d] == 1) own[d] = 0;
+      }
+      if (std::find(group.outputs.begin(), group.outputs.end(), m) == group.outputs.end()) continue;
+      if (static_cast<int>(n.shape.size()) != rank || (!order.empty() && order != dims)) return {};
+      order = dims;
+    }
+    return order;
+  }
+
+  // The operand of binary operator node `m` that NumPy computes it into
+  // (temporary_elision.h), the result then having that operand's layout,
+  // as run_node computes it: a dead temporary of the region of `m`'s shape
+  // and dtype, the other operand of that shape too (with a 0-d one the
+  // layout is the array operand's either way). -1 when none.
+  int elided_operand(int m) const {
+    const EagerForm& form = trace_.eager[static_cast<std::size_t>(m)];
+    const jit::Node& n = nodes_[m];
+    if (form.kind != EagerForm::Kind::kBinaryOperator || jit::op_info(n.op).arity != 2) return -1;
+    for (int side = 0; side < 2; ++side) {
+      const int operand = n.inputs[side];
+      const int other = n.inputs[1 - side];
+      if (operand < 0 || other < 0 || !is_dead_temporary(operand, position_[m])) continue;
+      const jit::Node& t = nodes_[operand];
+      if (t.shape != n.shape || t.dtype != n.dtype || nodes_[other].shape != n.shape) continue;
+      const char kind = t.dtype == jit::DType::kBool ? 'b'
+                        : jit::is_float(t.dtype)     ? 'f'
+                        : jit::is_unsigned(t.dtype)  ? 'u'
+                                                     : 'i';
+      if (elides_into(form.operator_code, side == 0, kind, jit::element_count(t.shape) * jit::itemsize(t.dtype))) {
+        return operand;
+      }
+    }
+    return -1;
+  }
+
   // Whether the group's results depend on the layout of its inputs, which
   // kernels take as C order (c_order_inputs_): a float sum or product of
   // computed values depends on the order NumPy adds them in, its
@@ -1237,19 +1322,45 @@ class Runner {
       release();
       return 0;
     }
-
-    if ((!c_order_inputs_ && layout_matters(group)) || numpy_loop_reads_stepped(group, inputs)) {
+    // Element-wise results NumPy lays out otherwise than C order (x.T + y)
+    // are written in NumPy's order: the loop walks their dimensions so.
+    std::vector<int> walk;
+    if (!c_order_inputs_ && layout_matters(group)) {
+      if (!group.reductions.empty() || !group.folds.empty() || from_indices(group)) {
+        release();
+        return 0;
+      }
+      walk = results_dims_order(group, inputs);
+      if (walk.empty()) {
+        release();
+        return 0;
+      }
+      if (std::is_sorted(walk.begin(), walk.end())) walk.clear();
+      static Counter& laid_out = counter("jit.results_laid_out_as_numpy");
+      laid_out.add();
+    }
+    jit::Shape loop_shape = group.shape;
+    if (!walk.empty()) {
+      for (std::size_t d = 0; d < walk.size(); ++d) loop_shape[d] = group.shape[static_cast<std::size_t>(walk[d])];
+      for (jit::LoopInput& in : inputs) {
+        const std::vector<std::int64_t> strides = in.strides;
+        for (std::size_t d = 0; d < walk.size(); ++d) in.strides[d] = strides[static_cast<std::size_t>(walk[d])];
+      }
+    }
+    if (numpy_loop_reads_stepped(group, inputs)) {
       release();
       return 0;
     }
     std::vector<PyObject*> made;  // owned: outputs then reductions
-    auto new_array = [&](const jit::Shape& shape, jit::DType dtype) -> PyObject* {
-      PyObject* a = new_output_array(shape, dtype);
+    auto new_array = [&](const jit::Shape& shape, jit::DType dtype,
+                         const std::vector<std::int64_t>& strides = {}) -> PyObject* {
+      PyObject* a = new_output_array(shape, dtype, strides);
       if (a) made.push_back(a);
       return a;
     };
     std::vector<jit::LoopOutput> outputs;
-    const bool store = into_target(plan, step, keep, flags_raised);
+    const bool store = walk.empty() ? into_target(plan, step, keep, flags_raised) : false;
+    if (!walk.empty() && target_) target_->not_stored = "NumPy lays the value out in another order than C order";
     for (int o : group.outputs) {
       PyObject* a = nullptr;
       if (const jit::Fold* fold = fold_of(group, o)) {
@@ -1264,6 +1375,9 @@ class Runner {
       if (store && o == target_->node) {
         a = Py_NewRef(target_->part);
         made.push_back(a);
+      } else if (!walk.empty()) {
+        const jit::DType dtype = nodes_[o].dtype;
+        a = new_array(group.shape, dtype, strides_in_order(group.shape, walk, jit::itemsize(dtype)));
       } else {
         a = new_array(group.shape, nodes_[o].dtype);
       }
@@ -1287,7 +1401,6 @@ class Runner {
       release();
       return -1;
     }
-    jit::Shape loop_shape = group.shape;
     int reduced_dims = group.reduced_dims;
     // Sums of all of inputs laid out otherwise than C-contiguous, in the
     // order NumPy's iterator walks them.

@@ -120,6 +120,12 @@ int same_result_in_place(PyObject* target, PyObject* other) {
 
 }  // namespace
 
+bool elides_into(int op, bool left, char kind, std::int64_t bytes) {
+  const InPlaceOp in_place = in_place_op(op);
+  return in_place.in_place && (left || in_place.commutative) && std::strchr(in_place.kinds, kind) &&
+         bytes >= kMinElideBytes;
+}
+
 PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs, bool lhs_free, bool rhs_free) {
   if (!(lhs_free && is_large_temporary(lhs)) && !(rhs_free && is_large_temporary(rhs))) return nullptr;
   return elide_binary_op(op, lhs, rhs, lhs_free, rhs_free);

@@ -10,6 +10,8 @@
 
 #include <Python.h>
 
+#include <cstdint>
+
 #include "numpy_shim/numpy_api.h"
 
 namespace npy::numpy_shim {
@@ -34,6 +36,13 @@ inline bool may_elide(PyObject* operand) {
 // though its one reference is the region's).
 PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs, bool lhs_free = true,
                                    bool rhs_free = true);
+
+// Whether NumPy computes `lhs <op> rhs` (the NB_* operator `op`) into an
+// unshared temporary operand of `bytes` bytes whose dtype kind is `kind`
+// (b, i, u, f): the left one, or the right one (`left` false) of an
+// operator whose operands commute; provided the other operand has the
+// temporary's shape or none and the result the temporary's dtype.
+bool elides_into(int op, bool left, char kind, std::int64_t bytes);
 
 // `-operand` (UNARY_NEGATIVE) or `~operand` (UNARY_INVERT) computed in
 // place into an unshared temporary, with the same contract.

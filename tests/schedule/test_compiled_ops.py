@@ -152,6 +152,31 @@ def test_operation_is_compiled(tmp_path, expression):
     run_compiled(tmp_path, PROGRAM.replace("EXPRESSION", expression))
 
 
+# Element-wise results of inputs laid out otherwise than C order: the
+# kernel's loop walks their dimensions in the order NumPy lays them out (the
+# strides printed match): the inputs' order, C order where they disagree,
+# or, where NumPy computes into a temporary operand (x.T * 2 of 320 KB is
+# elided into), that operand's; astype's as NumPy makes an array like its
+# operand (a broadcast dimension innermost).
+LAYOUT_EXPRESSIONS = [
+    "x.reshape(100, 200).T * 2 + 1",
+    "x.reshape(100, 200).T * 2 + y.reshape(200, 100)",
+    "np.tile(y, 2).reshape(200, 200) + np.tile(x, 2).reshape(200, 200).T * 2",
+    "np.asfortranarray(x.reshape(100, 200)) * 3 - x.reshape(100, 200)",
+    "np.where(x.reshape(100, 200).T > 0, y.reshape(200, 100), 1.0)",
+    "np.clip(x.reshape(10, 20, 100).transpose(2, 0, 1), -1, 1) * 2",
+    "x.reshape(200, 100)[::-1, ::2].T + 1",
+    "np.tanh(np.broadcast_to(j[:200].reshape(1, 200), (100, 200))[1:].astype(np.uint64))",
+]
+
+
+@pytest.mark.parametrize("expression", LAYOUT_EXPRESSIONS)
+def test_results_in_numpy_layout(tmp_path, expression):
+    program = PROGRAM.replace("print(r.dtype,", "print(r.strides, r.dtype,")
+    counters = run_compiled(tmp_path, program.replace("EXPRESSION", expression))
+    assert counters.get("jit.results_laid_out_as_numpy", 0) >= 1
+
+
 @pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
 @pytest.mark.parametrize("expression", WIDTH_EXPRESSIONS)
 def test_operation_is_compiled_at_each_width(tmp_path, expression, isa):
