@@ -151,6 +151,8 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual const char* name() const = 0;
+  // FuseClass (fusion.h); a group of kAnyClass nodes alone is the
+  // backend's to lay out.
   virtual int fuse_class(const Region& region, int node) const = 0;
   // The elements of one vector of the group's kernel, and the bytes of one.
   virtual int lanes(const Group& group) const = 0;

@@ -50,5 +50,6 @@ constexpr const char* dtype_name(DType t) {
 constexpr bool is_float(DType t) { return t == DType::kFloat32 || t == DType::kFloat64; }
 constexpr bool is_unsigned(DType t) { return t >= DType::kUInt8 && t <= DType::kUInt64; }
 constexpr bool is_signed_int(DType t) { return t >= DType::kInt8 && t <= DType::kInt64; }
+constexpr bool is_int(DType t) { return is_signed_int(t) || is_unsigned(t); }
 
 }  // namespace npy::jit

@@ -197,6 +197,19 @@ bool may_fold(const Region& region, int node) {
   return r >= 2 && n.axes != 0 && !(n.axes & (1u << (r - 1))) && loop[r - 1] >= kMinFoldRow;
 }
 
+namespace {
+
+// Whether a node of class `cls` may join a group of class `group_class`
+// (FuseClass: equal, or either any), and the group's class once it has.
+bool classes_meet(int group_class, int cls) {
+  return group_class == cls || group_class == kAnyClass || cls == kAnyClass;
+}
+void join_class(int& group_class, int cls) {
+  if (group_class == kAnyClass) group_class = cls;
+}
+
+}  // namespace
+
 std::vector<Step> plan_region(const Region& region, const std::vector<bool>& needed,
                               const std::vector<bool>& leaves, const FuseClass& fuse_class,
                               Region* kernel_region) {
@@ -256,7 +269,7 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     const int operand = node.inputs[0];
     std::fill(computed.begin(), computed.end(), 0);
     for (Step& step : steps) {
-      if (!step.eager && !step.staged && step.group.shape == loop && step.group.fuse_class == cls &&
+      if (!step.eager && !step.staged && step.group.shape == loop && classes_meet(step.group.fuse_class, cls) &&
           may_take_reduction(step.group, node, reduced) &&
           (region.nodes[operand].op == Op::input || computed[operand] ||
            (contains(step.group.members, operand) && !reads_result(step.group, operand)))) {
@@ -285,6 +298,11 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     accumulator.shape = region.nodes[operand].shape;
     Node folded = node;
     folded.op = fold_op(op_info(node.op).combine);
+    // Integer sums and products add up in their result's type (int32 in int64).
+    const Combine combine = op_info(node.op).combine;
+    if (is_int(node.dtype) && (combine == Combine::kAdd || combine == Combine::kMultiply)) {
+      folded.compute = node.dtype;
+    }
     folded.shape = accumulator.shape;
     folded.axes = 0;
     folded.keepdims = false;
@@ -297,13 +315,14 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
       kernel_region->nodes.pop_back();
       return false;
     }
-    if (!joins || cls != open.group.fuse_class) {
+    if (!joins || !classes_meet(open.group.fuse_class, cls)) {
       close();
       have_open = true;
       open.group.shape = accumulator.shape;
       open.group.fuse_class = cls;
     }
     Group& group = open.group;
+    join_class(group.fuse_class, cls);
     group.members.push_back(index);
     group.folds.push_back({index, folded.inputs[0], node.axes});
     return true;
@@ -319,12 +338,13 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     const int cls = (node.op == Op::full && leaves[i]) || numpy_loop_on_stepped(region, node) ? -1
                                                                                               : fuse_class(region, index);
     if (cls >= 0 && goes_aside(node)) {
-      if (!have_side || side.group.shape != node.shape || side.group.fuse_class != cls) {
+      if (!have_side || side.group.shape != node.shape || !classes_meet(side.group.fuse_class, cls)) {
         close_side();
         have_side = true;
         side.group.shape = node.shape;
         side.group.fuse_class = cls;
       }
+      join_class(side.group.fuse_class, cls);
       side.group.members.push_back(index);
       continue;
     }
@@ -334,13 +354,14 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
       const int reduced = reduction ? suffix_reduction_dims(region, index) : 0;
       if (reduction) {
         if (Group* earlier = earlier_loop_for(node, cls, loop, reduced)) {
+          join_class(earlier->fuse_class, cls);
           earlier->members.push_back(index);
           earlier->reductions.push_back(index);
           earlier->reduced_dims = reduced;
           continue;
         }
       }
-      bool joins = have_open && open.group.shape == loop && open.group.fuse_class == cls &&
+      bool joins = have_open && open.group.shape == loop && classes_meet(open.group.fuse_class, cls) &&
                    (!reduction || may_take_reduction(open.group, node, reduced));
       for (int a = 0; joins && a < op_info(node.op).arity; ++a) joins = !reads_result(open.group, node.inputs[a]);
       if (!joins) {
@@ -349,6 +370,7 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
         open.group.shape = loop;
         open.group.fuse_class = cls;
       }
+      join_class(open.group.fuse_class, cls);
       open.group.members.push_back(index);
       if (reduction) {
         open.group.reductions.push_back(index);

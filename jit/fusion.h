@@ -72,8 +72,11 @@ struct Step {
 
 // What a backend can fuse: the class of loop `node` can be a member of
 // (groups hold nodes of one class, e.g. one vector lane width), or -1 when
-// the backend cannot express it.
+// the backend cannot express it, or kAnyClass when it joins a group of any
+// class (it computes in whatever its group's kernel does: integers held in
+// lanes wider than themselves).
 using FuseClass = std::function<int(const Region&, int node)>;
+constexpr int kAnyClass = 0;
 
 // `needed[i]`: node i must be computed; `leaves[i]`: its value is wanted
 // after the region (a live lazy value names it). `kernel_region`, when not

@@ -625,6 +625,7 @@ const Rule kRules[] = {
     {Inst::kIdVpunpckhqdq, Inst::kIdPunpckhqdq, kTwo},
     {Inst::kIdVpunpckldq, Inst::kIdPunpckldq, kTwo},
     {Inst::kIdVpackssdw, Inst::kIdPackssdw, kTwo},
+    {Inst::kIdVpacksswb, Inst::kIdPacksswb, kTwo},
     {Inst::kIdVpackuswb, Inst::kIdPackuswb, kTwo},
     {Inst::kIdVpaddd, Inst::kIdPaddd, kComm},
     {Inst::kIdVpaddq, Inst::kIdPaddq, kComm},

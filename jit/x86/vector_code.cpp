@@ -295,21 +295,61 @@ void VectorCode::store_floats(const Gp& at, const Vec& half) const {
   }
 }
 
-void VectorCode::store_low_halves(const Gp& at, const Vec& v) const {
-  if (avx512()) {
-    cc_.vpmovqd(x86::ymmword_ptr(at), v.zmm());
+void VectorCode::store_narrow_ints(const Gp& at, const Vec& v, int lane_bits, int item_bytes) const {
+  const int lanes = bits_ / lane_bits;
+  const x86::Mem out = sized(at, lanes * item_bytes);
+  if (avx512()) {  // truncating moves
+    if (lane_bits == 64) {
+      item_bytes == 4 ? cc_.vpmovqd(out, v.zmm()) : item_bytes == 2 ? cc_.vpmovqw(out, v.zmm()) : cc_.vpmovqb(out, v.zmm());
+    } else {
+      item_bytes == 2 ? cc_.vpmovdw(out, v.zmm()) : cc_.vpmovdb(out, v.zmm());
+    }
     return;
   }
-  // Dwords 0 and 2 of each 128-bit half, side by side.
-  const Vec packed = new_half();
-  if (bits_ == 256) {
-    const Vec high = new_half();
-    extract_high(high, v);
-    cc_.vshufps(packed.xmm(), v.xmm(), high.xmm(), 0x88);
-    cc_.vmovdqu(x86::xmmword_ptr(at), packed.xmm());
+  // The lanes' low dwords side by side in one 128-bit register (dwords 0
+  // and 2 of each 128-bit half of 64-bit lanes).
+  Vec dwords = new_half();
+  Vec high_dwords;  // the other four of eight 32-bit lanes (256-bit vectors)
+  if (lane_bits == 64) {
+    if (bits_ == 256) {
+      const Vec high = new_half();
+      extract_high(high, v);
+      cc_.vshufps(dwords.xmm(), v.xmm(), high.xmm(), 0x88);
+    } else {
+      cc_.vshufps(dwords.xmm(), v.xmm(), v.xmm(), 0x08);
+    }
   } else {
-    cc_.vshufps(packed.xmm(), v.xmm(), v.xmm(), 0x08);
-    cc_.vmovq(x86::qword_ptr(at), packed.xmm());
+    cc_.vmovdqa(dwords.xmm(), v.xmm());
+    if (bits_ == 256) {
+      high_dwords = new_half();
+      extract_high(high_dwords, v);
+    }
+  }
+  if (item_bytes == 4) {
+    lanes == 4 ? cc_.vmovdqu(out, dwords.xmm()) : cc_.vmovq(out, dwords.xmm());
+    return;
+  }
+  // Each dword's item sign-extended (shifted up and arithmetically back), so
+  // that the signed saturating packs keep the items' bits.
+  const int shift = 32 - 8 * item_bytes;
+  auto extend = [&](const Vec& d) {
+    cc_.vpslld(d.xmm(), d.xmm(), shift);
+    cc_.vpsrad(d.xmm(), d.xmm(), shift);
+  };
+  extend(dwords);
+  if (high_dwords.isValid()) extend(high_dwords);
+  const Vec& second = high_dwords.isValid() ? high_dwords : dwords;
+  cc_.vpackssdw(dwords.xmm(), dwords.xmm(), second.xmm());  // words
+  if (item_bytes == 1) cc_.vpacksswb(dwords.xmm(), dwords.xmm(), dwords.xmm());
+  const int bytes = lanes * item_bytes;
+  if (bytes == 16) {
+    cc_.vmovdqu(out, dwords.xmm());
+  } else if (bytes == 8) {
+    cc_.vmovq(out, dwords.xmm());
+  } else {
+    const Gp low = cc_.newInt32();
+    cc_.vmovd(low, dwords.xmm());
+    bytes == 4 ? cc_.mov(x86::dword_ptr(at), low) : cc_.mov(x86::word_ptr(at), low.r16());
   }
 }
 

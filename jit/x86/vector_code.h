@@ -101,8 +101,10 @@ class VectorCode {
   void floats_to_doubles(const Vec& r, const Vec& half) const;
   // Stores the floats doubles_to_floats made: half the vector's bytes.
   void store_floats(const Gp& at, const Vec& half) const;
-  // Stores the low 32 bits of each 64-bit lane: half the vector's bytes.
-  void store_low_halves(const Gp& at, const Vec& v) const;
+  // Stores the low `item_bytes` (1, 2 or 4) of each lane of `v` (lanes of
+  // `lane_bits`, wider than the items), each lane holding its item's value
+  // sign- or zero-extended: lanes x item_bytes bytes.
+  void store_narrow_ints(const Gp& at, const Vec& v, int lane_bits, int item_bytes) const;
 
   // The top bit of each lane of `mask` into `r`, lane i's at bit i.
   void top_bits(const Gp& r, const Vec& mask, int lane_bits) const;

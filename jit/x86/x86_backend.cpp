@@ -49,7 +49,19 @@ int lane_bits(DType t) {
   }
 }
 
-bool is_int(DType t) { return is_signed_int(t) || is_unsigned(t); }
+
+// Integers of up to 32 bits are held in lanes of 32 or 64 bits (a kernel
+// of floats or of 64-bit integers, or one of its own), sign- or
+// zero-extended: their exact values, as loads widen them and as every op
+// that could leave the range leaves them (KernelBuilder::normalized).
+bool held_in_any_lanes(DType t) { return is_int(t) && itemsize(t) <= 4; }
+
+// The lanes of a group whose members all take any (kAnyClass).
+constexpr int kNarrowIntLanes = 32;
+
+int lane_bits_of(const Group& group) {
+  return group.fuse_class == kAnyClass ? kNarrowIntLanes : group.fuse_class;
+}
 
 // Lane numbers, added to a row's first index (a vector's worth is read).
 const std::int64_t kLaneNumbers64[8] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -69,22 +81,21 @@ DType extreme_lanes(DType compute) {
   return is_unsigned(compute) ? DType::kUInt32 : DType::kInt32;
 }
 
-// Whether a value of dtype `from` can enter a computation in `to` in a
-// kernel of `bits`-wide lanes (`memory`: it is loaded, so it may be widened).
-bool converts(DType from, DType to, bool memory, bool scalar) {
+// Whether a value of dtype `from` can enter a computation in `to`.
+bool converts(DType from, DType to, bool scalar) {
   if (from == to) return true;
   if (from == DType::kBool || to == DType::kBool) return true;
   if (scalar) return is_float(to) || is_int(to);
-  if (is_int(from) && is_int(to)) return memory && lane_bits(to) != 0 && itemsize(from) <= itemsize(to);
+  // Integers are held extended (held_in_any_lanes): as wide ones, exactly.
+  if (is_int(from) && is_int(to)) return itemsize(from) <= itemsize(to);
   // Integers become floats exactly, or rounded as NumPy's cast rounds them:
-  // into float32 lanes int32 and, loaded (widened into int32 lanes), those
-  // of 8 and 16 bits (vcvtdq2ps reads signed lanes); into float64 lanes,
-  // loaded, those of up to 32 bits (load_vector widens them into int64
-  // lanes, and operand converts those of under 2^51 exactly).
-  if (is_int(from) && to == DType::kFloat32) return from == DType::kInt32 || (memory && itemsize(from) <= 2);
-  // 64-bit integers into float64 lanes, loaded or computed, whatever their
-  // size (operand: two exact halves, added with one rounding).
-  if (is_int(from) && to == DType::kFloat64) return itemsize(from) == 8 || (memory && itemsize(from) <= 4);
+  // into float32 lanes int32 and those of 8 and 16 bits (vcvtdq2ps reads
+  // signed lanes); into float64 lanes those of up to 32 bits (operand
+  // converts those of under 2^51 exactly).
+  if (is_int(from) && to == DType::kFloat32) return from == DType::kInt32 || itemsize(from) <= 2;
+  // 64-bit integers into float64 lanes, whatever their size (operand: two
+  // exact halves, added with one rounding).
+  if (is_int(from) && to == DType::kFloat64) return true;
   return false;
 }
 
@@ -124,13 +135,10 @@ bool narrows_to_float32(const Region& region, const Node& node) {
   return node.op == Op::astype && node.dtype == DType::kFloat32 && region.nodes[node.inputs[0]].dtype == DType::kFloat64;
 }
 
-// 64-bit integers cast to 32-bit ones (astype): computed in a kernel of
-// 64-bit lanes, their low 32 bits kept as C's conversion keeps them, and
-// stored as 32-bit integers.
-bool narrows_to_32_bits(const Region& region, const Node& node) {
-  const DType from = region.nodes[node.inputs[0]].dtype;
-  return node.op == Op::astype && (from == DType::kInt64 || from == DType::kUInt64) &&
-         (node.dtype == DType::kInt32 || node.dtype == DType::kUInt32);
+// Integers cast to other integers (astype): their low bits kept, as C's
+// conversion keeps them, and held extended as the new type's.
+bool casts_int_to_int(const Region& region, const Node& node) {
+  return node.op == Op::astype && is_int(node.dtype) && is_int(region.nodes[node.inputs[0]].dtype);
 }
 
 // float values cast to the integers of their lanes' width (astype: float64
@@ -190,16 +198,13 @@ bool can_pair_leaves(const Region& region, const Group& group) {
   return group.reductions.size() == 1 && !uses_index(region, group) && !calls_numpy_loops(region, group);
 }
 
-bool int_op(Op op, DType compute) {
+bool int_op(Op op) {
   switch (op) {
     case Op::add: case Op::subtract: case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor:
     case Op::negative: case Op::positive: case Op::where: case Op::equal: case Op::not_equal:
-    case Op::left_shift: case Op::right_shift: case Op::minimum: case Op::maximum:
-      return true;
-    case Op::multiply: case Op::square: return lane_bits(compute) != 0;
-    case Op::invert: case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal:
-      return true;
-    case Op::clip: case Op::absolute:
+    case Op::left_shift: case Op::right_shift: case Op::minimum: case Op::maximum: case Op::multiply:
+    case Op::square: case Op::invert: case Op::less: case Op::less_equal: case Op::greater:
+    case Op::greater_equal: case Op::clip: case Op::absolute:
       return true;
     default: return false;
   }
@@ -933,18 +938,10 @@ class KernelBuilder {
       values_[index] = {r, a.repr, c};
       return true;
     }
-    if (narrows_to_32_bits(region_, node)) {
-      // The low 32 bits, sign- or zero-extended in their 64-bit lanes as
-      // the 32-bit value is read by the kernel's other members.
+    if (casts_int_to_int(region_, node)) {
       Value value;
       if (!operand(node.inputs[0], region_.nodes[node.inputs[0]].dtype, value)) return false;
-      x86::Vec r = vc_.new_vec();
-      vc_.bit_and(r, value.reg, broadcast_int(0xFFFFFFFFLL));
-      if (node.dtype == DType::kInt32) {
-        vc_.bit_xor(r, r, broadcast_int(0x80000000LL));
-        cc_.vpsubq(r, r, broadcast_int(0x80000000LL));
-      }
-      values_[index] = {r, Repr::kInt, node.dtype};
+      values_[index] = {normalized(value.reg, node.dtype), Repr::kInt, node.dtype};
       return true;
     }
     if (truncates_to_int(region_, node)) {
@@ -1141,8 +1138,32 @@ class KernelBuilder {
         break;
       default: return false;
     }
+    // Results that may leave a narrower type's range, back in it.
+    switch (node.op) {
+      case Op::add: case Op::subtract: case Op::multiply: case Op::square: case Op::negative:
+      case Op::left_shift: case Op::absolute: case Op::invert:
+        r = normalized(r, result_type);
+        break;
+      default: break;
+    }
     values_[index] = {r, repr, repr == Repr::kMask ? DType::kBool : result_type};
     return true;
+  }
+
+  // `x`, integer lanes of `t`'s values computed in lanes wider than `t`, as
+  // lanes of `t` hold them (held_in_any_lanes): the low bits `t` keeps,
+  // sign- or zero-extended.
+  x86::Vec normalized(const x86::Vec& x, DType t) {
+    const int item_bits = itemsize(t) * 8;
+    if (!is_int(t) || item_bits >= bits_) return x;
+    x86::Vec r = vc_.new_vec();
+    vc_.bit_and(r, x, broadcast_int((std::int64_t{1} << item_bits) - 1));
+    if (is_signed_int(t)) {  // (low ^ s) - s, s the sign bit
+      const x86::Vec sign = broadcast_int(std::int64_t{1} << (item_bits - 1));
+      vc_.bit_xor(r, r, sign);
+      wide() ? cc_.vpsubq(r, r, sign) : cc_.vpsubd(r, r, sign);
+    }
+    return r;
   }
 
   int vectors_per_step() const { return leaf_sums_ ? kLeafStepBytes / vc_.bytes() : 1; }
@@ -1708,9 +1729,9 @@ class KernelBuilder {
       vc_.store_floats(p, half);
       return true;
     }
-    if ((t == DType::kInt32 || t == DType::kUInt32) && bits_ == 64 && v.repr == Repr::kInt) {
-      // A 32-bit integer result of a kernel of 64-bit lanes (narrows_to_32_bits).
-      vc_.store_low_halves(p, v.reg);
+    if (is_int(t) && itemsize(t) * 8 < bits_ && v.repr == Repr::kInt) {
+      // An integer narrower than the lanes, held extended (held_in_any_lanes).
+      vc_.store_narrow_ints(p, v.reg, bits_, itemsize(t));
       return true;
     }
     if (lane_bits(t) != bits_ || v.repr == Repr::kMask) return false;
@@ -1920,7 +1941,7 @@ class StagedKernelBuilder : public KernelBuilder {
   StagedKernelBuilder(x86::Compiler& cc, const Region& region, const StagedReduction& staged,
                       const std::vector<StagedInput>& layout, const std::vector<bool>& fixed, int vector_bits,
                       bool short_sums)
-      : KernelBuilder(cc, region, staged.loop, fixed, staged.loop.fuse_class, vector_bits), staged_(staged),
+      : KernelBuilder(cc, region, staged.loop, fixed, lane_bits_of(staged.loop), vector_bits), staged_(staged),
         layout_(layout), inner_(region.nodes[staged.inner]), short_sums_(short_sums),
         step_vectors_(vectors_per_step(vector_bits, short_sums)) {}
 
@@ -2641,16 +2662,25 @@ class X86Backend : public Backend {
     const Node& node = region.nodes[index];
     const OpInfo& info = op_info(node.op);
     int cls = 0;
+    bool any_lanes = false;  // integers of up to 32 bits, which take any lanes
     auto want = [&](int bits) {
       if (bits == 0) return true;
       if (cls == 0) cls = bits;
       return cls == bits;
     };
+    // A value of `t` computed by the node in its own lanes or, an integer
+    // the backend computes itself (`own`), in any.
+    auto want_lanes_of = [&](DType t, bool own) {
+      if (t == DType::kBool) return true;
+      if (own && held_in_any_lanes(t)) {
+        any_lanes = true;
+        return true;
+      }
+      return lane_bits(t) != 0 && want(lane_bits(t));
+    };
     auto operand_ok = [&](int input, DType to) {
       const Node& in = region.nodes[input];
-      // A 32-bit integer narrowed in the kernel is held extended, as one loaded.
-      const bool widens = in.op == Op::input || narrows_to_32_bits(region, in);
-      if (!converts(in.dtype, to, widens, in.is_scalar_constant)) return false;
+      if (!converts(in.dtype, to, in.is_scalar_constant)) return false;
       if (in.is_scalar_constant) return true;
       if (in.dtype == DType::kFloat32 || in.dtype == DType::kFloat64 || in.dtype == DType::kInt64 ||
           in.dtype == DType::kUInt64) {
@@ -2671,9 +2701,11 @@ class X86Backend : public Backend {
             if (!want(64) || !operand_ok(node.inputs[0], DType::kFloat64)) return -1;
             break;
           }
-          if (narrows_to_32_bits(region, node)) {
+          if (casts_int_to_int(region, node)) {
             const DType from = region.nodes[node.inputs[0]].dtype;
-            if (!want(64) || !operand_ok(node.inputs[0], from)) return -1;
+            if (!want_lanes_of(from, true) || !want_lanes_of(node.dtype, true) || !operand_ok(node.inputs[0], from)) {
+              return -1;
+            }
             break;
           }
           if (truncates_to_int(region, node)) {
@@ -2686,26 +2718,28 @@ class X86Backend : public Backend {
           if (node.dtype != DType::kBool && lane_bits(node.dtype) == 0) return -1;
           break;
         }
+        // An integer op through NumPy's loop needs lanes of its own width.
+        const bool own_int = is_int(c) && int_op(node.op);
         if (logical) {
-          if (c != DType::kBool && lane_bits(c) == 0) return -1;
+          if (c != DType::kBool && lane_bits(c) == 0 && !is_int(c)) return -1;
         } else if (c == DType::kBool) {
           if (!bool_op(node.op)) return -1;
         } else if (is_float(c)) {
           const bool own = float_op(node.op) && (node.op != Op::power || is_square_power(region, node));
           if (!own && math_route(region, node) == MathRoute::kNone) return -1;
-        } else if (lane_bits(c) != 0) {
-          if (!int_op(node.op, c) && math_route(region, node) == MathRoute::kNone) return -1;
+        } else if (is_int(c)) {
+          if (!own_int && (lane_bits(c) == 0 || math_route(region, node) == MathRoute::kNone)) return -1;
         } else {
           return -1;
         }
-        if (node.dtype != DType::kBool && lane_bits(node.dtype) == 0) return -1;
+        if (node.dtype != DType::kBool && lane_bits(node.dtype) == 0 && !is_int(node.dtype)) return -1;
         // Float bounds that NumPy's loop may see either as constants or as
         // arrays (clips_to_arrays) run through NumPy.
         if (node.op == Op::clip && is_float(c) && !clips_to_arrays(region, node) &&
             (!region.nodes[node.inputs[1]].shape.empty() || !region.nodes[node.inputs[2]].shape.empty())) {
           return -1;
         }
-        if (!want(lane_bits(c)) || !want(lane_bits(node.dtype))) return -1;
+        if (!want_lanes_of(c, own_int || logical) || !want_lanes_of(node.dtype, own_int || logical)) return -1;
         for (int a = 0; a < info.arity; ++a) {
           const DType to = logical || (node.op == Op::where && a == 0) ? DType::kBool : c;
           if (!operand_ok(node.inputs[a], to)) return -1;
@@ -2733,14 +2767,12 @@ class X86Backend : public Backend {
             // 8- and 16-bit integers in 32-bit lanes, widened as they are loaded.
             const DType as = extreme_lanes(node.compute);
             if (lane_bits(as) == 0 || !want(lane_bits(as)) || !operand_ok(node.inputs[0], as)) return -1;
-            if (as != node.compute && in.op != Op::input) return -1;
             break;
           }
           case Combine::kArgMin:
           case Combine::kArgMax: {
             const DType as = extreme_lanes(node.compute);
             if (lane_bits(as) == 0 || !want(lane_bits(as)) || !operand_ok(node.inputs[0], as)) return -1;
-            if (as != node.compute && in.op != Op::input) return -1;
             break;
           }
           case Combine::kOr:
@@ -2762,13 +2794,14 @@ class X86Backend : public Backend {
       }
       default: return -1;
     }
-    return cls == 0 ? 64 : cls;
+    if (cls == 0) return any_lanes ? kAnyClass : 64;
+    return cls;
   }
 
-  int lanes(const Group& group) const override { return vector_bits_ / group.fuse_class; }
-  int lane_bytes(const Group& group) const override { return group.fuse_class / 8; }
+  int lanes(const Group& group) const override { return vector_bits_ / lane_bits_of(group); }
+  int lane_bytes(const Group& group) const override { return lane_bits_of(group) / 8; }
   int staged_points(const Group& loop, bool short_sums) const override {
-    return StagedKernelBuilder::vectors_per_step(vector_bits_, short_sums) * vector_bits_ / loop.fuse_class;
+    return StagedKernelBuilder::vectors_per_step(vector_bits_, short_sums) * vector_bits_ / lane_bits_of(loop);
   }
 
   std::unique_ptr<Kernel> compile(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner,
@@ -2776,7 +2809,7 @@ class X86Backend : public Backend {
     const bool leaf_sums = options.leaf_sums;
     if (leaf_sums && options.row_results) return nullptr;
     auto kernel = std::make_unique<X86Code<Kernel>>();
-    const int bits = group.fuse_class;
+    const int bits = lane_bits_of(group);
     const bool pairs = leaf_sums && can_pair_leaves(region, group);
     Label paired;
     const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::CallSlot>& slots) {

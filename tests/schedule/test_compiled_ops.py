@@ -27,6 +27,11 @@ u = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
 v = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
 u32 = rng.integers(0, 2**32 - 1, n, dtype=np.uint32, endpoint=True)
 v32 = rng.integers(0, 2**32 - 1, n, dtype=np.uint32, endpoint=True)
+b8 = rng.integers(-128, 127, n, dtype=np.int8, endpoint=True)
+u8 = rng.integers(0, 255, n, dtype=np.uint8, endpoint=True)
+i16 = rng.integers(-2**15, 2**15 - 1, n, dtype=np.int16, endpoint=True)
+u16 = rng.integers(0, 2**16 - 1, n, dtype=np.uint16, endpoint=True)
+i32 = rng.integers(-2**31, 2**31 - 1, n, dtype=np.int32, endpoint=True)
 def compute():
     return EXPRESSION
 before = npython.stats() if npython else {}
@@ -175,6 +180,44 @@ def test_results_in_numpy_layout(tmp_path, expression):
     program = PROGRAM.replace("print(r.dtype,", "print(r.strides, r.dtype,")
     counters = run_compiled(tmp_path, program.replace("EXPRESSION", expression))
     assert counters.get("jit.results_laid_out_as_numpy", 0) >= 1
+
+
+# Integers narrower than the kernel's lanes (8, 16 and 32 bits), held
+# sign- or zero-extended: arithmetic that wraps as NumPy's, shifts past the
+# type's width, the most negative value's absolute value and negation,
+# comparisons and min/max of wrapped values, casts between integer types,
+# 32-bit values in kernels of 64-bit lanes (with uint64, int64 sums,
+# float64), stores of 8- and 16-bit results.
+NARROW_EXPRESSIONS = [
+    "(b8 + b8) * np.int8(3)",
+    "u8 * np.uint8(2) + np.uint8(7)",
+    "(i16 - np.int16(30000)) * i16",
+    "(u16 << np.uint16(9)) >> np.uint16(3)",
+    "(b8 >> np.int8(9)) + (b8 << np.int8(5)) + (b8 << np.int8(-1))",
+    "-u8 + np.abs(b8)",
+    "~u16 | (u16 ^ np.uint16(0x5555))",
+    "np.minimum(b8 + b8, np.int8(5)) * b8",
+    "np.maximum(u8 + u8, np.uint8(100)) > u8",
+    "(u8 > 100) & ((b8 + b8) < 0)",
+    "np.where(b8 + b8 > 0, b8, -b8)",
+    "np.clip(u8 + np.uint8(100), 50, 200)",
+    "(b8 * b8).sum()",
+    "((u8 + u8) * 3).astype(np.int8)",
+    "(i32 * 3).astype(np.int16) + np.int16(1)",
+    "(i * 7).astype(np.uint8) ^ u8",
+    "((i32 * 5) + i).sum()",
+    "(i32 + i32).astype(np.int64) * 3",
+    "u32 * np.uint32(3) + u",
+    "(u8 * np.uint8(3)).astype(np.float32) / np.float32(255)",
+    "(b8 + b8) * 0.5 + x",
+    "(i16 * i16).min() + (u16 + u16).max()",
+]
+
+
+@pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
+@pytest.mark.parametrize("expression", NARROW_EXPRESSIONS)
+def test_narrow_integers_in_kernels(tmp_path, expression, isa):
+    run_compiled(tmp_path, PROGRAM.replace("EXPRESSION", expression), isa)
 
 
 @pytest.mark.parametrize("isa", [None, "avx2", "sse2"])

@@ -83,15 +83,13 @@ def test_float_folds(tmp_path, form, dtype, rows, columns):
     assert stats.get("jit.folds", 0) == FOLDS[form], stats
 
 
-# Integer folds per form and dtype. Integers wrap as NumPy's do. Not
-# folded: int64 means (they add in float64, which a computed int64 does not
-# convert to in a kernel) and int32 sums (they add in int64 lanes, which a
-# value computed in 32-bit lanes does not widen to), and every uint8 loop
-# (no 8-bit lanes).
+# Integer folds per form and dtype. Integers wrap as NumPy's do; int32 and
+# uint8 values are held in wider lanes, and their sums add up in int64 or
+# uint64 lanes.
 INTEGER_FOLDS = {
     ("int64", "sum"): 2, ("int64", "max_min"): 2, ("int64", "of_arrays"): 3, ("int64", "three_d"): 3,
-    ("int32", "sum"): 0, ("int32", "max_min"): 2, ("int32", "of_arrays"): 2, ("int32", "three_d"): 1,
-    ("uint8", "sum"): 0, ("uint8", "max_min"): 0,
+    ("int32", "sum"): 2, ("int32", "max_min"): 2, ("int32", "of_arrays"): 3, ("int32", "three_d"): 3,
+    ("uint8", "sum"): 2, ("uint8", "max_min"): 2, ("uint8", "of_arrays"): 3, ("uint8", "three_d"): 3,
 }
 
 
