@@ -579,6 +579,7 @@ const Rule kRules[] = {
     {Inst::kIdVcvtps2pd, Inst::kIdCvtps2pd, kSame, Inst::kIdCvtps2pd},  // reads 8 bytes
     {Inst::kIdVcvtpd2ps, Inst::kIdCvtpd2ps, kSame},
     {Inst::kIdVcvttps2dq, Inst::kIdCvttps2dq, kSame},
+    {Inst::kIdVcvttpd2dq, Inst::kIdCvttpd2dq, kSame},
     {Inst::kIdVsqrtpd, Inst::kIdSqrtpd, kSame},
     {Inst::kIdVsqrtps, Inst::kIdSqrtps, kSame},
     {Inst::kIdVpshufd, Inst::kIdPshufd, kSame},

@@ -285,6 +285,10 @@ void VectorCode::insert_high(const Vec& r, const Vec& low, const Vec& half) cons
 
 void VectorCode::doubles_to_floats(const Vec& half, const Vec& v) const { cc_.vcvtpd2ps(half, view(v)); }
 
+void VectorCode::doubles_to_int32s(const Vec& half, const Vec& v) const { cc_.vcvttpd2dq(half, view(v)); }
+
+void VectorCode::int32s_to_int64s(const Vec& r, const Vec& half) const { cc_.vpmovsxdq(view(r), half); }
+
 void VectorCode::floats_to_doubles(const Vec& r, const Vec& half) const { cc_.vcvtps2pd(view(r), half); }
 
 void VectorCode::store_floats(const Gp& at, const Vec& half) const {

@@ -98,6 +98,11 @@ class VectorCode {
   // raised): `v`'s lanes into the half-width register `half`, and back
   // into doubles (exactly), `half`'s lanes into `r`.
   void doubles_to_floats(const Vec& half, const Vec& v) const;
+  // Doubles truncated to int32 as C casts them (the minimum and the invalid
+  // flag out of range), into the half-width `half`; and int32s of `half`
+  // sign-extended into the 64-bit lanes of `r`.
+  void doubles_to_int32s(const Vec& half, const Vec& v) const;
+  void int32s_to_int64s(const Vec& r, const Vec& half) const;
   void floats_to_doubles(const Vec& r, const Vec& half) const;
   // Stores the floats doubles_to_floats made: half the vector's bytes.
   void store_floats(const Gp& at, const Vec& half) const;

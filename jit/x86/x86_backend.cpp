@@ -141,13 +141,16 @@ bool casts_int_to_int(const Region& region, const Node& node) {
   return node.op == Op::astype && is_int(node.dtype) && is_int(region.nodes[node.inputs[0]].dtype);
 }
 
-// float values cast to the integers of their lanes' width (astype: float64
-// to int64, float32 to int32), truncated as C casts them.
+// float values cast to integers (astype), truncated as C casts them:
+// float64 to int64, float32 to int32, and either to int32 (float64) and to
+// integers of 8 and 16 bits, whose C casts go through int32 (the low bits
+// of its minimum where the value is out of its range: NumPy's bits).
 bool truncates_to_int(const Region& region, const Node& node) {
   if (node.op != Op::astype) return false;
   const DType from = region.nodes[node.inputs[0]].dtype;
-  return (from == DType::kFloat64 && node.dtype == DType::kInt64) ||
-         (from == DType::kFloat32 && node.dtype == DType::kInt32);
+  const DType to = node.dtype;
+  if (!is_float(from) || !is_int(to)) return false;
+  return (from == DType::kFloat64 && to == DType::kInt64) || to == DType::kInt32 || itemsize(to) <= 2;
 }
 
 // Whether a float clip takes NumPy's general loop, min(max(x, lo), hi),
@@ -947,7 +950,16 @@ class KernelBuilder {
     if (truncates_to_int(region_, node)) {
       Value value;
       if (!operand(node.inputs[0], region_.nodes[node.inputs[0]].dtype, value)) return false;
-      values_[index] = {truncate_to_int(value.reg), Repr::kInt, node.dtype};
+      x86::Vec r;
+      if (wide() && node.dtype != DType::kInt64) {  // through int32, held in 64-bit lanes
+        x86::Vec half = vc_.new_half();
+        r = vc_.new_vec();
+        vc_.doubles_to_int32s(half, value.reg);
+        vc_.int32s_to_int64s(r, half);
+      } else {
+        r = truncate_to_int(value.reg);
+      }
+      values_[index] = {normalized(r, node.dtype), Repr::kInt, node.dtype};
       return true;
     }
     if (narrows_to_float32(region_, node)) {

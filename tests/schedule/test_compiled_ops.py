@@ -269,3 +269,48 @@ print(hashlib.sha1(a.tobytes() + b.tobytes() + c.tobytes()).hexdigest(), a[:8].t
 def test_float_to_int_casts_in_kernels(tmp_path, isa, keep, invalid, reruns):
     counters = run_compiled(tmp_path, TRUNCATE_PROGRAM.replace("KEEP", keep).replace("INVALID", invalid), isa)
     assert counters.get("jit.reruns_for_fp_reports", 0) == reruns
+
+
+# Floats cast to integers of 8, 16 and 32 bits (float64 to int32, float32
+# too for 8 and 16 bits): through int32 as C casts them, then the low bits
+# (300.7 to uint8 is 44, out of int32's range 0), at every vector width;
+# NumPy's "invalid value encountered in cast" where a value is out of
+# int32's range (the region recomputed through NumPy), or the kernels' own
+# values where the program ignores it.
+NARROW_CAST_PROGRAM = """
+import hashlib, json, os, warnings
+import numpy as np
+try:
+    import npython
+except ImportError:
+    npython = None
+rng = np.random.default_rng(5)
+x = rng.standard_normal(100_003) * 10.0 ** rng.integers(-3, 12, 100_003)
+specials = [300.7, -1.5, -0.5, 255.9, 1e10, -1e10, np.nan, np.inf, -np.inf, 3e9, -3e9, 2**31, 65536.5, 1e19,
+            -0.0, 2**31 - 0.5, -2**31 - 0.5]
+x[:len(specials)] = specials
+x = x[KEEP]
+def f(x):
+    out = [(x * 1.0).astype(t) for t in (np.uint8, np.int8, np.int16, np.uint16, np.int32)]
+    x32 = (x * 1.0).astype(np.float32)
+    return out + [(x32 * np.float32(1)).astype(t) for t in (np.uint8, np.int8, np.int16, np.uint16)]
+before = npython.stats() if npython else {}
+with warnings.catch_warnings(record=True) as caught, np.errstate(invalid=INVALID):
+    warnings.simplefilter("always")
+    results = f(x)
+if npython:
+    after = npython.stats()
+    with open(os.environ["COUNTS_FILE"], "w") as counts:
+        json.dump({k: after[k] - before.get(k, 0) for k in after}, counts)
+print([hashlib.sha1(r.tobytes()).hexdigest() for r in results], [str(w.message) for w in caught])
+"""
+
+
+@pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
+@pytest.mark.parametrize("keep, invalid, reruns", [("np.abs(x) < 2e9", "'warn'", 0),
+                                                   ("slice(None)", "'warn'", 9),  # a region per cast
+                                                   ("slice(None)", "'ignore'", 0)])
+def test_float_to_narrow_int_casts_in_kernels(tmp_path, isa, keep, invalid, reruns):
+    program = NARROW_CAST_PROGRAM.replace("KEEP", keep).replace("INVALID", invalid)
+    counters = run_compiled(tmp_path, program, isa)
+    assert counters.get("jit.reruns_for_fp_reports", 0) == reruns
