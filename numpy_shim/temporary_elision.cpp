@@ -17,28 +17,31 @@ namespace {
 
 // NumPy's own threshold: below it a new allocation is cheaper than the check.
 constexpr npy_intp kMinElideBytes = 256 * 1024;
-// Elided arrays have kinds b, i, u, f, of at most 16 bytes an element: all
-// are large enough to be traced (see may_elide).
+// Elided arrays have kinds b, i, u, f, c, of at most 16 bytes an element:
+// all are large enough to be traced (see may_elide).
 static_assert(kMinElideBytes / 16 >= kMinTracedElements);
 
 struct InPlaceOp {
   binaryfunc in_place;
-  bool commutative;   // a op b == b op a, bit for bit
-  const char* kinds;  // dtype kinds of the target for which the operator's
-                      // output type is the operands' common type (complex
-                      // left out: its multiply need not commute bit for bit)
+  // Dtype kinds of a target for which the operator's output type is the
+  // operands' common type: on the left, and on the right for the operators
+  // NumPy takes as commutative, computing `rhs op= lhs` (so that a complex
+  // product, whose SIMD rounding need not be the same both ways, is
+  // NumPy's).
+  const char* left_kinds;
+  const char* right_kinds;
 };
 
 InPlaceOp in_place_op(int op) {
   switch (op) {
-    case NB_ADD: return {PyNumber_InPlaceAdd, true, "biuf"};
-    case NB_MULTIPLY: return {PyNumber_InPlaceMultiply, true, "biuf"};
-    case NB_SUBTRACT: return {PyNumber_InPlaceSubtract, false, "iuf"};
-    case NB_TRUE_DIVIDE: return {PyNumber_InPlaceTrueDivide, false, "f"};
-    case NB_AND: return {PyNumber_InPlaceAnd, true, "biu"};
-    case NB_OR: return {PyNumber_InPlaceOr, true, "biu"};
-    case NB_XOR: return {PyNumber_InPlaceXor, true, "biu"};
-    default: return {nullptr, false, ""};
+    case NB_ADD: return {PyNumber_InPlaceAdd, "biufc", "biufc"};
+    case NB_MULTIPLY: return {PyNumber_InPlaceMultiply, "biufc", "biufc"};
+    case NB_SUBTRACT: return {PyNumber_InPlaceSubtract, "iufc", ""};
+    case NB_TRUE_DIVIDE: return {PyNumber_InPlaceTrueDivide, "fc", ""};
+    case NB_AND: return {PyNumber_InPlaceAnd, "biu", "biu"};
+    case NB_OR: return {PyNumber_InPlaceOr, "biu", "biu"};
+    case NB_XOR: return {PyNumber_InPlaceXor, "biu", "biu"};
+    default: return {nullptr, "", ""};
   }
 }
 
@@ -74,7 +77,8 @@ int same_result_in_place(PyObject* target, PyObject* other) {
          !PyArray_CompareLists(PyArray_DIMS(o), PyArray_DIMS(array), PyArray_NDIM(o)))) {
       return 0;
     }
-  } else if (!PyFloat_CheckExact(other) && !PyLong_CheckExact(other) && !PyBool_Check(other)) {
+  } else if (!PyFloat_CheckExact(other) && !PyLong_CheckExact(other) && !PyBool_Check(other) &&
+             !PyComplex_CheckExact(other)) {
     return 0;
   }
   static PyObject* result_type = [] {
@@ -99,10 +103,10 @@ int same_result_in_place(PyObject* target, PyObject* other) {
   if (!in_place.in_place) return nullptr;
   PyObject* target = nullptr;
   PyObject* other = nullptr;
-  if (lhs_free && is_unshared_temporary(lhs, in_place.kinds)) {
+  if (lhs_free && is_unshared_temporary(lhs, in_place.left_kinds)) {
     target = lhs;
     other = rhs;
-  } else if (rhs_free && in_place.commutative && is_unshared_temporary(rhs, in_place.kinds)) {
+  } else if (rhs_free && is_unshared_temporary(rhs, in_place.right_kinds)) {
     target = rhs;
     other = lhs;
   } else {
@@ -122,7 +126,7 @@ int same_result_in_place(PyObject* target, PyObject* other) {
 
 bool elides_into(int op, bool left, char kind, std::int64_t bytes) {
   const InPlaceOp in_place = in_place_op(op);
-  return in_place.in_place && (left || in_place.commutative) && std::strchr(in_place.kinds, kind) &&
+  return in_place.in_place && std::strchr(left ? in_place.left_kinds : in_place.right_kinds, kind) &&
          bytes >= kMinElideBytes;
 }
 
@@ -134,7 +138,7 @@ PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs, bool lh
 PyObject* unary_op_into_temporary(UnaryOp op, PyObject* operand) {
   // negative keeps the dtype of numbers but not of bool (an error);
   // invert keeps bool and integer dtypes.
-  if (!is_unshared_temporary(operand, op == UnaryOp::kNegative ? "iuf" : "biu")) return nullptr;
+  if (!is_unshared_temporary(operand, op == UnaryOp::kNegative ? "iufc" : "biu")) return nullptr;
   static PyObject* ufuncs[2] = {nullptr, nullptr};
   PyObject*& ufunc = ufuncs[static_cast<int>(op)];
   if (!ufunc) {

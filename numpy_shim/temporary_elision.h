@@ -39,7 +39,7 @@ PyObject* binary_op_into_temporary(int op, PyObject* lhs, PyObject* rhs, bool lh
 
 // Whether NumPy computes `lhs <op> rhs` (the NB_* operator `op`) into an
 // unshared temporary operand of `bytes` bytes whose dtype kind is `kind`
-// (b, i, u, f): the left one, or the right one (`left` false) of an
+// (b, i, u, f, c): the left one, or the right one (`left` false) of an
 // operator whose operands commute; provided the other operand has the
 // temporary's shape or none and the result the temporary's dtype.
 bool elides_into(int op, bool left, char kind, std::int64_t bytes);

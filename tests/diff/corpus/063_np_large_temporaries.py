@@ -17,6 +17,7 @@ i32 = rng.integers(-1000, 1000, N, dtype=np.int32)
 i8 = rng.integers(-100, 100, 4 * N, dtype=np.int8)
 u8 = rng.integers(0, 255, 4 * N, dtype=np.uint8)
 f32 = rng.standard_normal(N).astype(np.float32)
+z = f + 1j * g  # 1.6 MB of complex128
 
 
 def show(label, a):
@@ -38,6 +39,10 @@ show("bool ops", ((f > 0) & (g > 0)) | ((f < -1) ^ (g < -1)))
 show("0-d other", (f + g) * np.float64(2.5))
 show("0-d other int", (i32 + i32) + np.int64(3))
 show("broadcast", (f.reshape(1000, 100) + 1) + g[:100])
+show("complex chain", (z * z) + z - 1j)
+show("complex on the right", z + (z * z))
+show("complex product on the right", z * (z + 1))
+show("complex negative", -(z * 2))
 try:
     (i8 + i8) + 300
 except OverflowError as e:
@@ -80,3 +85,15 @@ chain(f, g)
 peak = tracemalloc.get_traced_memory()[1]
 tracemalloc.stop()
 print("at most one array allocated at peak by the chain:", round(peak / f.nbytes) <= 1)
+
+
+# Complex temporaries too (eager: regions hold no complex values).
+def complex_chain(a):
+    return ((a + 1) * 2 - 1j) / 3
+
+
+tracemalloc.start()
+complex_chain(z)
+peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+print("at most one complex array allocated at peak:", round(peak / z.nbytes) <= 1)
