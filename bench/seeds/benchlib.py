@@ -7,6 +7,7 @@ line for bench/run:
 first_s is the first call (compile time included under npython), steady_s
 the fastest of the later calls.
 """
+import hashlib
 import sys
 import time
 
@@ -38,3 +39,10 @@ def measure(name, fn, make_args, essential_bytes, calls=5):
     print(f"npython-bench: name={name} first_s={times[0]:.6f} steady_s={steady:.6f} "
           f"essential_bytes={int(essential_bytes)}", file=sys.stderr, flush=True)
     return first_result
+
+
+def digest(a):
+    """SHA-1 of an array's bytes in C order: a whole result, exactly, in one
+    line of output."""
+    import numpy as np
+    return hashlib.sha1(np.ascontiguousarray(a).tobytes()).hexdigest()
