@@ -7,10 +7,10 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
-#include <unordered_map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/stats.h"

@@ -303,8 +303,10 @@ void VectorCode::store_narrow_ints(const Gp& at, const Vec& v, int lane_bits, in
   const int lanes = bits_ / lane_bits;
   const x86::Mem out = sized(at, lanes * item_bytes);
   if (avx512()) {  // truncating moves
-    if (lane_bits == 64) {
-      item_bytes == 4 ? cc_.vpmovqd(out, v.zmm()) : item_bytes == 2 ? cc_.vpmovqw(out, v.zmm()) : cc_.vpmovqb(out, v.zmm());
+    if (lane_bits == 64 && item_bytes == 4) {
+      cc_.vpmovqd(out, v.zmm());
+    } else if (lane_bits == 64) {
+      item_bytes == 2 ? cc_.vpmovqw(out, v.zmm()) : cc_.vpmovqb(out, v.zmm());
     } else {
       item_bytes == 2 ? cc_.vpmovdw(out, v.zmm()) : cc_.vpmovdb(out, v.zmm());
     }

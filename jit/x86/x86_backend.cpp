@@ -49,7 +49,6 @@ int lane_bits(DType t) {
   }
 }
 
-
 // Integers of up to 32 bits are held in lanes of 32 or 64 bits (a kernel
 // of floats or of 64-bit integers, or one of its own), sign- or
 // zero-extended: their exact values, as loads widen them and as every op
