@@ -140,16 +140,17 @@ bool casts_int_to_int(const Region& region, const Node& node) {
   return node.op == Op::astype && is_int(node.dtype) && is_int(region.nodes[node.inputs[0]].dtype);
 }
 
-// float values cast to integers (astype), truncated as C casts them:
-// float64 to int64, float32 to int32, and either to int32 (float64) and to
-// integers of 8 and 16 bits, whose C casts go through int32 (the low bits
-// of its minimum where the value is out of its range: NumPy's bits).
+// float values cast to integers (astype), truncated as C casts them: to
+// int64 (float32 data loaded as doubles, exactly, into 64-bit lanes), to
+// int32, and to integers of 8 and 16 bits, whose C casts go through int32
+// (the low bits of its minimum where the value is out of its range:
+// NumPy's bits).
 bool truncates_to_int(const Region& region, const Node& node) {
   if (node.op != Op::astype) return false;
   const DType from = region.nodes[node.inputs[0]].dtype;
   const DType to = node.dtype;
   if (!is_float(from) || !is_int(to)) return false;
-  return (from == DType::kFloat64 && to == DType::kInt64) || to == DType::kInt32 || itemsize(to) <= 2;
+  return to == DType::kInt64 || to == DType::kInt32 || itemsize(to) <= 2;
 }
 
 // Whether a float clip takes NumPy's general loop, min(max(x, lo), hi),
@@ -663,8 +664,8 @@ class KernelBuilder {
         out = {v, Repr::kFloat, node.dtype};
         return true;
       case DType::kFloat32:
-        if (w) return false;
-        cc_.vmovups(v, m);
+        // In 64-bit lanes only for a cast to int64 (truncates_to_int), as doubles.
+        w ? cc_.vcvtps2pd(v, m) : cc_.vmovups(v, m);
         out = {v, Repr::kFloat, node.dtype};
         return true;
       case DType::kInt64:
@@ -2720,8 +2721,13 @@ class X86Backend : public Backend {
             break;
           }
           if (truncates_to_int(region, node)) {
-            const DType from = region.nodes[node.inputs[0]].dtype;
-            if (!want(lane_bits(from)) || !operand_ok(node.inputs[0], from)) return -1;
+            const Node& in = region.nodes[node.inputs[0]];
+            if (in.dtype == DType::kFloat32 && node.dtype == DType::kInt64) {
+              // Only data loaded as doubles: computed floats are in 32-bit lanes.
+              if (in.op != Op::input || in.is_scalar_constant || !want(64)) return -1;
+              break;
+            }
+            if (!want(lane_bits(in.dtype)) || !operand_ok(node.inputs[0], in.dtype)) return -1;
             break;
           }
           if (!operand_ok(node.inputs[0], node.dtype)) return -1;

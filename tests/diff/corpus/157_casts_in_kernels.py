@@ -1,8 +1,8 @@
 # Casts computed in kernels: float64 to float32 (rounded in a kernel of
 # doubles, stored as floats), floats to the integers of their width
-# (float64 to int64, float32 to int32, truncated), floats to int32 and to
-# integers of 8 and 16 bits (through int32: its low bits) and 64-bit
-# integers to 32-bit ones (their low halves). Rounding ties, NaN
+# (float64 to int64, float32 to int32, truncated), float32 data to int64,
+# floats to int32 and to integers of 8 and 16 bits (through int32: its low
+# bits) and 64-bit integers to 32-bit ones (their low halves). Rounding ties, NaN
 # payloads, infinities, subnormal results, values near 2**53 and 2**63,
 # -2**63 itself; NumPy's "overflow encountered in cast" and "invalid value
 # encountered in cast" warnings, and the values where errstate ignores them.
@@ -34,7 +34,7 @@ def casts(x):
             (x * 0.5).astype(np.int64), (x[::3] + 2.0).astype(np.int64),
             (x.astype(np.float32) * 2).astype(np.int32), (x * 2.0).astype(np.int32),
             (x + 0.5).astype(np.uint8), (x * 1.0).astype(np.int16), (x[::2] - 1.0).astype(np.uint16),
-            (x.astype(np.float32) * 3).astype(np.int8)]
+            (x.astype(np.float32) * 3).astype(np.int8), np.array(x, dtype=np.float32).astype(np.int64)]
 
 
 def main():
