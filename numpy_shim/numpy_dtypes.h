@@ -15,6 +15,14 @@ inline constexpr int kTypeNumOf[] = {NPY_BOOL,   NPY_BYTE, NPY_SHORT, NPY_INT,  
 
 inline int typenum_of(jit::DType t) { return kTypeNumOf[static_cast<int>(t)]; }
 
+// NumPy's kind character of a region dtype (b, i, u, f).
+inline char kind_of(jit::DType t) {
+  PyArray_Descr* descr = PyArray_DescrFromType(typenum_of(t));
+  const char kind = descr->kind;
+  Py_DECREF(descr);
+  return kind;
+}
+
 inline std::optional<jit::DType> dtype_of_typenum(int type_num) {
   for (int i = 0; i < static_cast<int>(sizeof kTypeNumOf / sizeof kTypeNumOf[0]); ++i) {
     if (kTypeNumOf[i] == type_num) return static_cast<jit::DType>(i);

@@ -999,11 +999,8 @@ class Runner {
       if (operand < 0 || other < 0 || !is_dead_temporary(operand, position_[m])) continue;
       const jit::Node& t = nodes_[operand];
       if (t.shape != n.shape || t.dtype != n.dtype || nodes_[other].shape != n.shape) continue;
-      const char kind = t.dtype == jit::DType::kBool ? 'b'
-                        : jit::is_float(t.dtype)     ? 'f'
-                        : jit::is_unsigned(t.dtype)  ? 'u'
-                                                     : 'i';
-      if (elides_into(form.operator_code, side == 0, kind, jit::element_count(t.shape) * jit::itemsize(t.dtype))) {
+      if (elides_into(form.operator_code, side == 0, kind_of(t.dtype),
+                      jit::element_count(t.shape) * jit::itemsize(t.dtype))) {
         return operand;
       }
     }
