@@ -1,6 +1,6 @@
 // The one interface a code generator implements: which region nodes it can
-// fuse, and a compiled kernel for a fused group. The CPU driver and the
-// kernel cache use backends only through it.
+// fuse, and a compiled kernel for a loop nest (loop_nest.h). The CPU driver
+// and the kernel cache use backends only through it.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 
 #include "jit/fusion.h"
 #include "jit/host.h"
+#include "jit/loop_nest.h"
 #include "jit/region.h"
 
 namespace npy::jit {
@@ -154,16 +155,15 @@ class Backend {
   // FuseClass (fusion.h); a group of kAnyClass nodes alone is the
   // backend's to lay out.
   virtual int fuse_class(const Region& region, int node) const = 0;
-  // The elements of one vector of the group's kernel, and the bytes of one.
-  virtual int lanes(const Group& group) const = 0;
-  virtual int lane_bytes(const Group& group) const = 0;
+  // The elements of one vector of the nest's kernel, and the bytes of one.
+  virtual int lanes(const LoopNest& nest) const = 0;
+  virtual int lane_bytes(const LoopNest& nest) const = 0;
   // The points one step of a staged reduction over `loop` covers
   // (StagedKernel::points), for sums of fewer than 8 terms (`short_sums`)
   // or of any number.
   virtual int staged_points(const Group& loop, bool short_sums) const = 0;
-  // Compiles the group as `options` say; nullptr when it cannot after all.
-  virtual std::unique_ptr<Kernel> compile(const Region& region, const Group& group,
-                                          const std::vector<bool>& broadcast_inner, KernelOptions options) = 0;
+  // Compiles the nest as `options` say; nullptr when it cannot after all.
+  virtual std::unique_ptr<Kernel> compile(const LoopNest& nest, KernelOptions options) = 0;
   // Compiles the staged reduction for inputs laid out as `layout` (one per
   // loop input), its inner sums of fewer than 8 terms (`short_sums`: added
   // one after another, a kernel that takes no program and no other J) or

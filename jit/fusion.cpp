@@ -418,48 +418,4 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
   return stage_reductions(region, leaves, std::move(steps));
 }
 
-std::string group_key(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner) {
-  // Built by appending, not through a stream: a region's first run waits
-  // for the keys of its kernels.
-  std::string key = "r" + std::to_string(group.reduced_dims) + ";";
-  auto name = [&](int node) {
-    for (std::size_t i = 0; i < group.inputs.size(); ++i) {
-      if (group.inputs[i] == node) return "i" + std::to_string(i);
-    }
-    for (std::size_t i = 0; i < group.members.size(); ++i) {
-      if (group.members[i] == node) return "m" + std::to_string(i);
-    }
-    return std::string("?");
-  };
-  for (std::size_t i = 0; i < group.inputs.size(); ++i) {
-    const Node& in = region.nodes[group.inputs[i]];
-    // A Python number is held as a double or an int64, whatever its dtype:
-    // it loads apart from a 0-d array of that dtype.
-    // A 0-d input is one value over the whole loop, which kernels may pass
-    // on as a scalar (NumPy's loops take other paths for one).
-    key += "in" + std::to_string(i) + ":" + dtype_name(in.dtype) + (in.is_scalar_constant ? "c" : "") +
-           (in.shape.empty() ? "0" : "") + (broadcast_inner[i] ? "b" : "v");
-    // Constants are run-time arguments, except a power's exponent, which
-    // decides the code (x**2 is x*x): its bits, exactly.
-    for (int m : group.members) {
-      const Node& n = region.nodes[m];
-      if (n.op == Op::power && n.inputs[1] == group.inputs[i]) {
-        std::uint64_t bits = 0;
-        std::memcpy(&bits, &in.constant_float, sizeof bits);
-        key += "=" + std::to_string(bits);
-      }
-    }
-    key += ";";
-  }
-  for (int m : group.members) {
-    const Node& n = region.nodes[m];
-    key += std::string(op_info(n.op).name) + ":" + dtype_name(n.compute) + ">" + dtype_name(n.dtype) + "(";
-    for (int a = 0; a < op_info(n.op).arity; ++a) key += name(n.inputs[a]) + ",";
-    key += ")";
-    if (contains(group.outputs, m)) key += "!";
-    key += ";";
-  }
-  return key;
-}
-
 }  // namespace npy::jit

@@ -104,9 +104,4 @@ constexpr int kMaxOrderedSums = 8;
 // dimensions of its input, else -1.
 int suffix_reduction_dims(const Region& region, int node);
 
-// A text that identifies what a group computes (ops, dtypes, the layout of
-// its inputs), so that equal keys compile to the same kernel whatever the
-// sizes. `broadcast_inner[i]`: input i does not move along the inner dim.
-std::string group_key(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner);
-
 }  // namespace npy::jit

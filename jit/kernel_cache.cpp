@@ -123,26 +123,25 @@ void note_kernel_compiled(const Backend& backend, const std::string& key, std::c
   }
 }
 
-std::shared_ptr<const Kernel> kernel_for(Backend& backend, const Region& region, const Group& group,
-                                         const std::vector<bool>& broadcast_inner, KernelOptions options) {
+std::shared_ptr<const Kernel> kernel_for(Backend& backend, const LoopNest& nest, KernelOptions options) {
   static CodeCache<Kernel> cache;
   // The backend's name says its vector width too; the lanes a vector holds
   // say it again. NPY_MATH=fast kernels compute functions differently.
   const std::string key = std::string(backend.name()) + (fast_math() ? "|fastmath" : "") + "|c" +
-                          std::to_string(group.fuse_class) + "|l" +
-                          std::to_string(backend.lanes(group)) + (options.leaf_sums ? "|leaves" : "") +
+                          std::to_string(nest.fuse_class) + "|l" +
+                          std::to_string(backend.lanes(nest)) + (options.leaf_sums ? "|leaves" : "") +
                           (options.streaming_stores ? "|streaming" : "") + (options.row_results ? "|rows" : "") +
-                          (options.notes_ties ? "|ties" : "") + "|" + group_key(region, group, broadcast_inner);
+                          (options.notes_ties ? "|ties" : "") + "|" + nest_key(nest);
   // What the key fixes of the kernel, as compile() sets it.
   Kernel expected;
-  expected.lanes = backend.lanes(group);
-  expected.lane_bytes = backend.lane_bytes(group);
+  expected.lanes = backend.lanes(nest);
+  expected.lane_bytes = backend.lane_bytes(nest);
   expected.leaf_sums = options.leaf_sums;
   expected.streaming_stores = options.streaming_stores;
   expected.row_results = options.row_results;
   expected.notes_ties = options.notes_ties;
   return cached_code(
-      cache, backend, key, expected, [&] { return backend.compile(region, group, broadcast_inner, options); },
+      cache, backend, key, expected, [&] { return backend.compile(nest, options); },
       [](const Kernel& k) { return std::to_string(k.lanes) + " lanes"; });
 }
 

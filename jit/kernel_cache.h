@@ -1,5 +1,5 @@
-// Compiled kernels, once per process: keyed by what a group computes
-// (fusion.h's group_key: ops, dtypes, input layout), the lane and vector
+// Compiled kernels, once per process: keyed by what a loop nest computes
+// (loop_nest.h's nest_key: ops, dtypes, input layout), the lane and vector
 // widths and the backend, never by sizes, so a program with other sizes
 // reuses them. Held shared: a kernel the cache lets go of lives on while a
 // plan or a running region still holds it.
@@ -17,10 +17,9 @@
 
 namespace npy::jit {
 
-// The kernel for the group, compiling it on first use (nullptr when the
+// The kernel for the nest, compiling it on first use (nullptr when the
 // backend cannot). Counts kernels compiled and reused and compile time.
-std::shared_ptr<const Kernel> kernel_for(Backend& backend, const Region& region, const Group& group,
-                         const std::vector<bool>& broadcast_inner, KernelOptions options);
+std::shared_ptr<const Kernel> kernel_for(Backend& backend, const LoopNest& nest, KernelOptions options);
 
 // What kernel_for and compile_staged (staged.h) share: counts a reuse.
 void note_kernel_reused();

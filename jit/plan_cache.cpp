@@ -57,7 +57,9 @@ const Kernel* CachedPlan::kernel(Backend& backend, std::size_t step, const std::
   for (const Variant& v : kernels_[step]) {
     if (v.options == options && v.broadcast_inner == broadcast_inner) return v.kernel.get();
   }
-  std::shared_ptr<const Kernel> kernel = kernel_for(backend, kernel_region, steps[step].group, broadcast_inner, options);
+  LoopNest nest = nests[step];
+  nest.broadcast_inner = broadcast_inner;
+  std::shared_ptr<const Kernel> kernel = kernel_for(backend, nest, options);
   const Kernel* held = kernel.get();
   kernels_[step].push_back({broadcast_inner, options, std::move(kernel)});
   return held;
@@ -81,7 +83,23 @@ std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, con
     keep_folds_that_pay(region, plan->steps, host_threads(), logged ? &declined : nullptr);
     plan->block_runs =
         schedule_blocks(region, plan->steps, leaves, host_threads(), host_caches(), logged ? &declined : nullptr);
-    if (logged) log_text(LogChannel::kOutputCode, describe_schedule(region, plan->steps, plan->block_runs, declined));
+    plan->nests.resize(plan->steps.size());
+    const std::vector<std::uint32_t> folded = folded_axes(plan->kernel_region, plan->steps);
+    std::string nests;
+    for (std::size_t s = 0; s < plan->steps.size(); ++s) {
+      const Step& step = plan->steps[s];
+      if (step.eager || step.staged) continue;
+      std::vector<int> tiles;
+      for (const BlockRun& run : plan->block_runs) {
+        if (s >= run.first && s <= run.last) tiles = run.tiles;
+      }
+      plan->nests[s] = lower_group(plan->kernel_region, step.group, folded, tiles);
+      if (logged) nests += "step " + std::to_string(s + 1) + " as a loop nest: " + dump_nest(plan->nests[s]);
+    }
+    if (logged) {
+      log_text(LogChannel::kOutputCode,
+               describe_schedule(region, plan->steps, plan->block_runs, declined) + nests);
+    }
   } else {
     for (std::size_t i = 0; i < needed.size(); ++i) {
       if (!needed[i] || region.nodes[i].op == Op::input) continue;

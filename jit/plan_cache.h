@@ -13,6 +13,7 @@
 
 #include "jit/backend.h"
 #include "jit/fusion.h"
+#include "jit/loop_nest.h"
 #include "jit/schedule.h"
 
 namespace npy::jit {
@@ -24,6 +25,10 @@ class CachedPlan {
   std::vector<BlockRun> block_runs;
   // The region the steps' kernels compile from (plan_region's kernel_region).
   Region kernel_region;
+  // Per step: the loop nest of a fused step (empty for others), lowered
+  // from kernel_region with the schedule's tiles, its inputs taken as
+  // moving along the innermost dimension.
+  std::vector<LoopNest> nests;
   // Its kernels note ties (Kernel::notes_ties): set once a float min or max
   // of the region came out a zero or a NaN that its kernels could not tell
   // from NumPy's (cpu_driver.h's kOrderDecides).

@@ -9,15 +9,16 @@
 namespace npy::jit {
 namespace {
 
-// The text that identifies a staged kernel: the loop's group key (ops,
+// The text that identifies a staged kernel: the loop's nest key (ops,
 // dtypes), each input's layout, the two reductions and the work between
 // them.
 std::string staged_key(Backend& backend, const Region& region, const StagedReduction& staged,
                        const std::vector<StagedInput>& layout, bool short_sums) {
-  std::vector<bool> broadcast;
+  LoopNest loop = lower_group(region, staged.loop);
   std::string inputs;
-  for (const StagedInput& in : layout) {
-    broadcast.push_back(in.points == StagedInput::Points::kBroadcast);
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const StagedInput& in = layout[i];
+    loop.broadcast_inner[i] = in.points == StagedInput::Points::kBroadcast;
     const bool strided = in.points == StagedInput::Points::kStrided;
     inputs += strided ? 's' : in.points == StagedInput::Points::kContiguous ? 'c' : 'b';
     inputs += in.moves_outer ? 'k' : '-';
@@ -42,9 +43,9 @@ std::string staged_key(Backend& backend, const Region& region, const StagedReduc
     between += ");";
   }
   return std::string(backend.name()) + "|c" + std::to_string(staged.loop.fuse_class) + "|l" +
-         std::to_string(backend.lanes(staged.loop)) + (short_sums ? "|staged short " : "|staged pairwise ") +
+         std::to_string(backend.lanes(loop)) + (short_sums ? "|staged short " : "|staged pairwise ") +
          op_info(region.nodes[staged.outer].op).name + "(" + between + op_info(region.nodes[staged.inner].op).name +
-         ") over " + inputs + "|" + group_key(region, staged.loop, broadcast);
+         ") over " + inputs + "|" + nest_key(loop);
 }
 
 }  // namespace

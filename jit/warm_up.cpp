@@ -15,6 +15,7 @@
 #include "jit/cpu_driver.h"
 #include "jit/fusion.h"
 #include "jit/host.h"
+#include "jit/loop_nest.h"
 
 namespace npy::jit {
 
@@ -48,7 +49,7 @@ void warm_up() {
   });
   for (const Step& step : steps) {
     if (step.eager || step.staged || step.group.inputs.size() != 1 || step.group.reductions.size() != 1) continue;
-    const std::unique_ptr<Kernel> kernel = backend->compile(region, step.group, {false}, KernelOptions{});
+    const std::unique_ptr<Kernel> kernel = backend->compile(lower_group(region, step.group), KernelOptions{});
     if (!kernel) continue;
     // Run once, on this thread alone (too little work to share): the
     // driver's code and its library calls get ready too.

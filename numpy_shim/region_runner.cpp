@@ -1242,7 +1242,7 @@ class Runner {
                                                 variant.reductions);
         options.row_results = !options.leaf_sums &&
                               jit::fits_row_results(variant.shape, variant.reduced_dims, variant.inputs,
-                                                    variant.outputs, variant.reductions, backend.lanes(group));
+                                                    variant.outputs, variant.reductions, backend.lanes(plan.nests[s]));
         variant.input_sums = !options.leaf_sums;
         variant.kernel = plan.kernel(backend, s, jit::broadcast_inner(variant.inputs), options);
         (rows == run.block_rows ? full : last).push_back(std::move(variant));
@@ -1423,9 +1423,9 @@ class Runner {
         return -1;
       }
       options.leaf_sums = jit::fits_leaf_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
-      options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions, backend.lanes(group));
+      options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions, backend.lanes(plan.nests[step]));
       options.row_results = !options.leaf_sums && jit::fits_row_results(loop_shape, reduced_dims, inputs, outputs,
-                                                                        reductions, backend.lanes(group));
+                                                                        reductions, backend.lanes(plan.nests[step]));
       // Sums of inputs as they are need no kernel, unless one adds their leaves.
       flags = options.leaf_sums ? -1 : without_gil(elements, [&] {
         return jit::run_input_sums(loop_shape, reduced_dims, inputs, outputs, reductions);

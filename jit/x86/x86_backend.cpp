@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "jit/backend.h"
+#include "jit/loop_nest.h"
 #include "jit/host.h"
 #include "jit/numpy_loops.h"
 #include "jit/trace_log.h"
@@ -58,17 +59,15 @@ bool held_in_any_lanes(DType t) { return is_int(t) && itemsize(t) <= 4; }
 // The lanes of a group whose members all take any (kAnyClass).
 constexpr int kNarrowIntLanes = 32;
 
-int lane_bits_of(const Group& group) {
-  return group.fuse_class == kAnyClass ? kNarrowIntLanes : group.fuse_class;
-}
+int lane_bits_of(int fuse_class) { return fuse_class == kAnyClass ? kNarrowIntLanes : fuse_class; }
 
 // Lane numbers, added to a row's first index (a vector's worth is read).
 const std::int64_t kLaneNumbers64[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 const std::int32_t kLaneNumbers32[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
-bool uses_index(const Region& region, const Group& group) {
-  for (int m : group.members) {
-    if (op_info(region.nodes[m].op).kind == OpKind::kIndex) return true;
+bool uses_index(const LoopNest& nest) {
+  for (int m : nest.members) {
+    if (op_info(nest.body.nodes[m].op).kind == OpKind::kIndex) return true;
   }
   return false;
 }
@@ -186,9 +185,9 @@ MathRoute math_route(const Region& region, const Node& node) {
   return numpy_loop(node.op, node.compute) ? MathRoute::kNumpyLoop : MathRoute::kNone;
 }
 
-bool calls_numpy_loops(const Region& region, const Group& group) {
-  for (int m : group.members) {
-    if (math_route(region, region.nodes[m]) == MathRoute::kNumpyLoop) return true;
+bool calls_numpy_loops(const LoopNest& nest) {
+  for (int m : nest.members) {
+    if (math_route(nest.body, nest.body.nodes[m]) == MathRoute::kNumpyLoop) return true;
   }
   return false;
 }
@@ -197,8 +196,8 @@ bool calls_numpy_loops(const Region& region, const Group& group) {
 // one reduction is its ordered sum and it counts no indices nor calls
 // NumPy's loops: the paired function's doubled state (pointers, running
 // sums) then fits the registers.
-bool can_pair_leaves(const Region& region, const Group& group) {
-  return group.reductions.size() == 1 && !uses_index(region, group) && !calls_numpy_loops(region, group);
+bool can_pair_leaves(const LoopNest& nest) {
+  return nest.reductions.size() == 1 && !uses_index(nest) && !calls_numpy_loops(nest);
 }
 
 bool int_op(Op op) {
@@ -238,13 +237,12 @@ class KernelBuilder {
  public:
   // `bits`: the lane width (32 or 64); `vector_bits`: the vector width (256 or 512).
   // `paired`: Kernel::paired's function (can_pair_leaves), not Kernel::entry's.
-  KernelBuilder(x86::Compiler& cc, const Region& region, const Group& group,
-                const std::vector<bool>& broadcast_inner, int bits, int vector_bits, KernelOptions options = {},
+  KernelBuilder(x86::Compiler& cc, const LoopNest& nest, int bits, int vector_bits, KernelOptions options = {},
                 bool paired = false)
       : cc_(cc), vc_(cc, vector_bits), vc256_(cc, 256),
         constants_(cc, vc_, [this](const std::function<void()>& emit) { before_loop(emit); }),
-        math_(cc, vc_, constants_), region_(region),
-        group_(group), broadcast_(broadcast_inner),
+        math_(cc, vc_, constants_), region_(nest.body),
+        nest_(nest), broadcast_(nest.broadcast_inner),
         bits_(bits), lanes_(vector_bits / bits), leaf_sums_(options.leaf_sums),
         streaming_(options.streaming_stores), row_results_(options.row_results),
         notes_ties_(options.notes_ties), paired_(paired) {}
@@ -273,11 +271,11 @@ class KernelBuilder {
     fn->setArg(4, rows);
     fn->setArg(5, row_steps);
     fn->setArg(6, first_index);
-    for (int r : group_.reductions) {
-      if (sums_in_numpy_order(region_.nodes[r])) ordered_.push_back(r);
+    for (int r : nest_.reductions) {
+      if (nest_.order_of(r) == ReductionOrder::kPairwise) ordered_.push_back(r);
     }
-    const std::size_t nin = group_.inputs.size();
-    const std::size_t nout = group_.outputs.size();
+    const std::size_t nin = nest_.inputs.size();
+    const std::size_t nout = nest_.outputs.size();
     const std::size_t nslots = nin + nout + ordered_.size();
     for (std::size_t i = 0; i < (paired_ ? 2 : 1) * nslots; ++i) {
       x86::Gp p = cc_.newIntPtr();
@@ -285,8 +283,8 @@ class KernelBuilder {
       (i < nslots ? pointers_ : other_.pointers).push_back(p);
     }
     if (!plan_loop_calls()) return false;
-    for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
-      const Node& node = region_.nodes[group_.reductions[r]];
+    for (std::size_t r = 0; r < nest_.reductions.size(); ++r) {
+      const Node& node = region_.nodes[nest_.reductions[r]];
       for (int k = 0; k < accumulator_registers(node); ++k) {
         x86::Vec a = vc_.new_vec();
         vc_.load(a, vc_.at(acc, accumulator_offset(r, k)));
@@ -297,11 +295,11 @@ class KernelBuilder {
     // the next: with a second set of accumulators, taking every other
     // vector, two chains run side by side (about twice as fast). Lanes of
     // both sets hold (value, index) pairs, which merge exactly.
-    for (int r : group_.reductions) two_sets_ = two_sets_ || gives_index(region_.nodes[r].op);
+    for (int r : nest_.reductions) two_sets_ = two_sets_ || gives_index(region_.nodes[r].op);
     two_sets_ = two_sets_ && !leaf_sums_ && !paired_;
     if (two_sets_) {
       std::size_t first = 0;
-      for (int r : group_.reductions) {
+      for (int r : nest_.reductions) {
         const bool arg = gives_index(region_.nodes[r].op);
         for (int k = 0; k < kAccumulatorVectors && arg; ++k) {
           x86::Vec copy = vc_.new_vec();
@@ -314,9 +312,9 @@ class KernelBuilder {
     x86::Gp row_acc;  // row_results_: where the row's accumulators go
     if (row_results_) {
       row_acc = cc_.newIntPtr("row_acc");
-      cc_.lea(row_acc, x86::ptr(acc, accumulator_offset(group_.reductions.size(), 0)));
+      cc_.lea(row_acc, x86::ptr(acc, accumulator_offset(nest_.reductions.size(), 0)));
     }
-    if (!group_.reductions.empty()) {
+    if (!nest_.reductions.empty()) {
       lane_mask_ = vc_.new_vec("lane_mask");
       vc_.load(lane_mask_, vc_.at(mask));
     }
@@ -357,12 +355,12 @@ class KernelBuilder {
         if (broadcast_[i]) {
           Value v;
           if (!load_broadcast(static_cast<int>(i), v)) return false;
-          fixed_[group_.inputs[i]] = v;
+          fixed_[nest_.inputs[i]] = v;
         }
       }
       if (paired_) swap_sides();
     }
-    if (uses_index(region_, group_)) {
+    if (uses_index(nest_)) {
       // Lane k of a row's first vector is element first_index + k.
       index_ = vc_.new_vec("index");
       x86::Vec lane = vc_.new_vec();
@@ -403,9 +401,9 @@ class KernelBuilder {
           if (leaf_sums_ && i >= nin + nout) continue;  // moved by end_leaves
           DType t;
           if (i < nin) {
-            t = region_.nodes[group_.inputs[i]].dtype;
+            t = region_.nodes[nest_.inputs[i]].dtype;
           } else if (i < nin + nout) {
-            t = region_.nodes[group_.outputs[i - nin]].dtype;
+            t = region_.nodes[nest_.outputs[i - nin]].dtype;
           } else {
             t = region_.nodes[ordered_[i - nin - nout]].compute;
           }
@@ -470,8 +468,8 @@ class KernelBuilder {
       // (the second set's next index: start_second_set).
       if (two_sets_) merge_second_set();
       std::size_t next = 0, slot = 0;
-      for (std::size_t r = 0; r < group_.reductions.size(); ++r) {
-        const Node& node = region_.nodes[group_.reductions[r]];
+      for (std::size_t r = 0; r < nest_.reductions.size(); ++r) {
+        const Node& node = region_.nodes[nest_.reductions[r]];
         const bool arg = gives_index(node.op);
         for (int k = 0; k < accumulator_registers(node); ++k, ++next) {
           vc_.store(vc_.at(row_acc, accumulator_offset(r, k)), accumulators_[next]);
@@ -481,7 +479,7 @@ class KernelBuilder {
         for (int k = 0; k < 2; ++k) vc_.load(second_set_[slot + k], vc_.at(acc, accumulator_offset(r, k)));
         slot += kAccumulatorVectors;
       }
-      cc_.add(row_acc, accumulator_offset(group_.reductions.size(), 0));
+      cc_.add(row_acc, accumulator_offset(nest_.reductions.size(), 0));
     }
     cc_.dec(rows);
     cc_.jnz(row);
@@ -498,8 +496,8 @@ class KernelBuilder {
     if (streaming_) cc_.sfence();  // the stores are weakly ordered: done before the caller goes on
     if (two_sets_ && !row_results_) merge_second_set();
     std::size_t next = 0;
-    for (std::size_t r = 0; r < group_.reductions.size() && !row_results_; ++r) {
-      const Node& node = region_.nodes[group_.reductions[r]];
+    for (std::size_t r = 0; r < nest_.reductions.size() && !row_results_; ++r) {
+      const Node& node = region_.nodes[nest_.reductions[r]];
       for (int k = 0; k < accumulator_registers(node); ++k) {
         vc_.store(vc_.at(acc, accumulator_offset(r, k)), accumulators_[next++]);
       }
@@ -557,8 +555,8 @@ class KernelBuilder {
   }
 
   int slot_of_input(int node) const {
-    for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
-      if (group_.inputs[i] == node) return static_cast<int>(i);
+    for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
+      if (nest_.inputs[i] == node) return static_cast<int>(i);
     }
     return -1;
   }
@@ -599,7 +597,7 @@ class KernelBuilder {
   }
 
   bool load_broadcast(int slot, Value& out) {
-    const Node& node = region_.nodes[group_.inputs[slot]];
+    const Node& node = region_.nodes[nest_.inputs[slot]];
     x86::Gp p = pointers_[slot];
     x86::Vec v = vc_.new_vec();
     if (node.is_scalar_constant) {
@@ -618,7 +616,7 @@ class KernelBuilder {
         // Little-endian: an int32 lane reads the low half (the value fits).
         wide() ? cc_.vpbroadcastq(v, x86::qword_ptr(p)) : cc_.vpbroadcastd(v, x86::dword_ptr(p));
         out = {v, Repr::kInt, DType::kInt64};
-        scalar_ints_.push_back(group_.inputs[slot]);
+        scalar_ints_.push_back(nest_.inputs[slot]);
       }
       return true;
     }
@@ -651,7 +649,7 @@ class KernelBuilder {
   }
 
   bool load_vector(int slot, Value& out) {
-    const Node& node = region_.nodes[group_.inputs[slot]];
+    const Node& node = region_.nodes[nest_.inputs[slot]];
     const x86::Gp& p = pointers_[slot];
     x86::Vec v = vc_.new_vec();
     const bool w = wide();
@@ -698,7 +696,7 @@ class KernelBuilder {
   // The group's members for one vector, in order; a member equal to an
   // earlier one takes its value.
   bool emit_members() {
-    for (int m : group_.members) {
+    for (int m : nest_.members) {
       if (only_loops_use_.count(m)) continue;
       const int same = earlier_equal_member(m);
       if (same >= 0) {
@@ -721,7 +719,7 @@ class KernelBuilder {
       const auto found = same_as_.find(n);
       return found == same_as_.end() ? n : found->second;
     };
-    for (int other : group_.members) {
+    for (int other : nest_.members) {
       if (other == m) break;
       const Node& o = region_.nodes[other];
       if (o.op != node.op || o.dtype != node.dtype || o.compute != node.compute || same_as_.count(other)) continue;
@@ -1324,11 +1322,11 @@ class KernelBuilder {
   }
 
   bool is_member(int node) const {
-    return std::find(group_.members.begin(), group_.members.end(), node) != group_.members.end();
+    return std::find(nest_.members.begin(), nest_.members.end(), node) != nest_.members.end();
   }
 
   bool is_output(int node) const {
-    return std::find(group_.outputs.begin(), group_.outputs.end(), node) != group_.outputs.end();
+    return std::find(nest_.outputs.begin(), nest_.outputs.end(), node) != nest_.outputs.end();
   }
 
   // Plans the loop calls, the members each level's pass computes and those
@@ -1336,7 +1334,7 @@ class KernelBuilder {
   // area; false where the group cannot be computed so.
   bool plan_loop_calls() {
     std::map<int, int> level;  // per member: the highest loop call level its value needs
-    for (int m : group_.members) {
+    for (int m : nest_.members) {
       const Node& node = region_.nodes[m];
       const int same = earlier_equal_member(m);
       if (same >= 0) {
@@ -1394,10 +1392,10 @@ class KernelBuilder {
     }
     // Members whose every user is a loop call (or such a member) are left
     // out of the vectors' pass.
-    for (auto m = group_.members.rbegin(); m != group_.members.rend(); ++m) {
+    for (auto m = nest_.members.rbegin(); m != nest_.members.rend(); ++m) {
       if (is_output(*m) || loop_call(*m)) continue;
       bool used = false, only_loops = true;
-      for (int other : group_.members) {
+      for (int other : nest_.members) {
         const Node& node = region_.nodes[other];
         const auto same = same_as_.find(other);
         bool uses = same != same_as_.end() && same->second == *m;
@@ -1450,7 +1448,7 @@ class KernelBuilder {
     x86::Gp base = cc_.newIntPtr();
     for (int l = 1; l <= loop_levels_; ++l) {
       block_level_ = l;
-      for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
+      for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
         if (broadcast_[i]) continue;
         pointers_[i] = cc_.newIntPtr();
         cc_.mov(pointers_[i], vector_pointers[i]);
@@ -1467,7 +1465,7 @@ class KernelBuilder {
       cc_.bind(each);
       values_ = fixed_;
       const std::set<int>& members = level_members_[static_cast<std::size_t>(l)];
-      for (int m : group_.members) {
+      for (int m : nest_.members) {
         if (!members.count(m)) continue;
         const auto same = same_as_.find(m);
         if (same != same_as_.end()) {
@@ -1485,8 +1483,8 @@ class KernelBuilder {
           vc_.store(block_at(call.in_offset[a]), v.reg);
         }
       }
-      for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
-        if (!broadcast_[i]) cc_.add(pointers_[i], lanes_ * itemsize(region_.nodes[group_.inputs[i]].dtype));
+      for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
+        if (!broadcast_[i]) cc_.add(pointers_[i], lanes_ * itemsize(region_.nodes[nest_.inputs[i]].dtype));
       }
       if (index_.isValid()) {
         const x86::Vec step = broadcast_int(lanes_);
@@ -1562,8 +1560,8 @@ class KernelBuilder {
   // Where argmin/argmax `index`'s registers start in second_set_.
   std::size_t arg_slot(int index) const {
     std::size_t slot = 0;
-    for (std::size_t r = 0; group_.reductions[r] != index; ++r) {
-      if (gives_index(region_.nodes[group_.reductions[r]].op)) slot += kAccumulatorVectors;
+    for (std::size_t r = 0; nest_.reductions[r] != index; ++r) {
+      if (gives_index(region_.nodes[nest_.reductions[r]].op)) slot += kAccumulatorVectors;
     }
     return slot;
   }
@@ -1571,7 +1569,7 @@ class KernelBuilder {
   // At a row's start: the second set's next element index, one vector on.
   void start_second_set() {
     std::size_t first = 0, slot = 0;
-    for (int r : group_.reductions) {
+    for (int r : nest_.reductions) {
       if (!gives_index(region_.nodes[r].op)) {
         first += accumulator_registers(region_.nodes[r]);
         continue;
@@ -1589,7 +1587,7 @@ class KernelBuilder {
   // values are the same (both NaN, or equal) and its index comes first.
   void merge_second_set() {
     std::size_t first = 0, slot = 0;
-    for (int r : group_.reductions) {
+    for (int r : nest_.reductions) {
       const Node& node = region_.nodes[r];
       if (!gives_index(node.op)) {
         first += accumulator_registers(node);
@@ -1634,8 +1632,8 @@ class KernelBuilder {
   bool emit_reduction(int index) {
     const Node& node = region_.nodes[index];
     std::size_t first = 0;  // the reduction's first accumulator register
-    for (std::size_t r = 0; group_.reductions[r] != index; ++r) {
-      first += accumulator_registers(region_.nodes[group_.reductions[r]]);
+    for (std::size_t r = 0; nest_.reductions[r] != index; ++r) {
+      first += accumulator_registers(region_.nodes[nest_.reductions[r]]);
     }
     x86::Vec& acc = accumulators_[first];
     const bool w = wide();
@@ -1643,7 +1641,7 @@ class KernelBuilder {
     x86::Vec t = vc_.new_vec();
     switch (op_info(node.op).combine) {
       case Combine::kAdd: {
-        if (sums_in_numpy_order(node)) {  // the operands go out, in order, or add up leaf by leaf
+        if (nest_.order_of(index) == ReductionOrder::kPairwise) {  // the operands go out, in order, or add up leaf by leaf
           if (!operand(node.inputs[0], node.compute, v)) return false;
           std::size_t k = 0;
           while (ordered_[k] != index) ++k;
@@ -1660,7 +1658,7 @@ class KernelBuilder {
             }
             return true;
           }
-          vc_.store(vc_.at(pointers_[group_.inputs.size() + group_.outputs.size() + k]), v.reg);
+          vc_.store(vc_.at(pointers_[nest_.inputs.size() + nest_.outputs.size() + k]), v.reg);
           return true;
         }
         const DType as = is_float(node.compute) ? node.compute : (w ? DType::kInt64 : DType::kInt32);
@@ -1724,10 +1722,10 @@ class KernelBuilder {
   }
 
   bool store_output(std::size_t o) {
-    const int node = group_.outputs[o];
+    const int node = nest_.outputs[o];
     Value v;
     if (!value_of(node, v)) return false;
-    const x86::Gp& p = pointers_[group_.inputs.size() + o];
+    const x86::Gp& p = pointers_[nest_.inputs.size() + o];
     const DType t = region_.nodes[node].dtype;
     if (t == DType::kBool) {
       if (v.repr != Repr::kMask) return false;
@@ -1876,8 +1874,8 @@ class KernelBuilder {
   const VectorCode vc256_;  // 256 bits, for code on halves of 512-bit vectors
   VectorConstants constants_;
   InlineMath math_;
-  const Region& region_;
-  const Group& group_;
+  const Region& region_;  // nest_.body
+  const LoopNest& nest_;
   const std::vector<bool>& broadcast_;
   const int bits_;
   const int lanes_;
@@ -1936,6 +1934,36 @@ class KernelBuilder {
 // partial sums on a stack in the scratch memory. The work between the two
 // reductions follows, then the best value and its index over K stay in
 // registers, and the labels are written as NumPy's int64.
+// A staged reduction over the nest of its loop: the nest's body holds the
+// loop's nodes, then the inner reduction, the work between and the outer
+// one, and `reduction` names them by body index. The nest's inputs that do
+// not move at all (`fixed`) are read once, before the loops.
+struct StagedNest {
+  LoopNest nest;
+  StagedReduction reduction;
+};
+
+StagedNest staged_nest(const Region& region, const StagedReduction& staged, const std::vector<bool>& fixed) {
+  StagedNest s{lower_group(region, staged.loop), staged};
+  s.nest.broadcast_inner = fixed;
+  std::map<int, int> local;
+  for (std::size_t i = 0; i < s.nest.origin.size(); ++i) local[s.nest.origin[i]] = static_cast<int>(i);
+  auto add = [&](int node) {
+    Node n = region.nodes[static_cast<std::size_t>(node)];
+    for (int a = 0; a < op_info(n.op).arity; ++a) n.inputs[a] = local.at(n.inputs[a]);
+    const int at = s.nest.body.add(n);
+    local[node] = at;
+    s.nest.origin.push_back(node);
+    s.nest.placement.push_back(Placement::kRegister);
+    return at;
+  };
+  s.reduction.inner = add(staged.inner);
+  for (int& b : s.reduction.between) b = add(b);
+  s.reduction.outer = add(staged.outer);
+  s.nest.placement.back() = Placement::kMemory;
+  return s;
+}
+
 class StagedKernelBuilder : public KernelBuilder {
  public:
   // Vectors of points a step takes: two, but for sums of any length where
@@ -1947,14 +1975,12 @@ class StagedKernelBuilder : public KernelBuilder {
     return short_sums || vector_bits == 512 ? 2 : 1;
   }
 
-  // `fixed[i]`: input i does not move at all (it is read once, before the loops).
   // `short_sums`: a kernel for inner sums of fewer than 8 terms, which add
   // one after another (backend.h, compile_staged).
-  StagedKernelBuilder(x86::Compiler& cc, const Region& region, const StagedReduction& staged,
-                      const std::vector<StagedInput>& layout, const std::vector<bool>& fixed, int vector_bits,
-                      bool short_sums)
-      : KernelBuilder(cc, region, staged.loop, fixed, lane_bits_of(staged.loop), vector_bits), staged_(staged),
-        layout_(layout), inner_(region.nodes[staged.inner]), short_sums_(short_sums),
+  StagedKernelBuilder(x86::Compiler& cc, const StagedNest& staged, const std::vector<StagedInput>& layout,
+                      int vector_bits, bool short_sums)
+      : KernelBuilder(cc, staged.nest, lane_bits_of(staged.nest.fuse_class), vector_bits), staged_(staged.reduction),
+        layout_(layout), inner_(staged.nest.body.nodes[staged.reduction.inner]), short_sums_(short_sums),
         step_vectors_(vectors_per_step(vector_bits, short_sums)) {}
 
   bool build() {
@@ -1982,7 +2008,7 @@ class StagedKernelBuilder : public KernelBuilder {
     fn->setArg(5, vectors_);
     fn->setArg(6, scratch);
     fn->setArg(7, leaves);
-    const std::size_t n = group_.inputs.size();
+    const std::size_t n = nest_.inputs.size();
     rows_.resize(n);
     advance_.resize(n);
     along_k_.resize(n);
@@ -2006,7 +2032,7 @@ class StagedKernelBuilder : public KernelBuilder {
       if (broadcast_[i]) {
         Value v;
         if (!load_broadcast(static_cast<int>(i), v)) return false;
-        fixed_[group_.inputs[i]] = v;
+        fixed_[nest_.inputs[i]] = v;
       } else if (!setup_input(i, strides, buffer_at, buffer_bytes)) {
         return false;
       }
@@ -2228,7 +2254,7 @@ class StagedKernelBuilder : public KernelBuilder {
 
   // Moves the pointers along J by one.
   void advance_j() {
-    for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
+    for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
       if (is_direct(i) && layout_[i].moves_inner) cc_.add(inner_at_[i], along_j_[i]);
     }
     if (buffer_offset_.isValid()) cc_.add(buffer_offset_, vc_.bytes() * step_vectors_);
@@ -2257,7 +2283,7 @@ class StagedKernelBuilder : public KernelBuilder {
       advance_[i] = cc_.newInt64();
       cc_.mov(advance_[i], x86::ptr(strides, at + 8));
       if (in.points == StagedInput::Points::kStrided) {
-        if (lane_bits(region_.nodes[group_.inputs[i]].dtype) != bits_) return false;
+        if (lane_bits(region_.nodes[nest_.inputs[i]].dtype) != bits_) return false;
         strides_[i] = cc_.newInt64();
         triple_strides_[i] = cc_.newInt64();
         cc_.mov(strides_[i], advance_[i]);
@@ -2286,7 +2312,7 @@ class StagedKernelBuilder : public KernelBuilder {
   // The input's elements for vector u of the step whose first point is at `address`.
   bool load_at(std::size_t i, const x86::Gp& address, int u, Value& out) {
     const int slot = static_cast<int>(i);
-    const DType t = region_.nodes[group_.inputs[i]].dtype;
+    const DType t = region_.nodes[nest_.inputs[i]].dtype;
     switch (layout_[i].points) {
       case StagedInput::Points::kBroadcast:
         pointers_[i] = address;
@@ -2385,14 +2411,14 @@ class StagedKernelBuilder : public KernelBuilder {
   // Once per step: the inputs that move along N alone, into registers, and
   // the buffered inputs, for every j.
   bool load_per_step(const x86::Gp& j_left) {
-    const std::size_t n = group_.inputs.size();
+    const std::size_t n = nest_.inputs.size();
     for (int u = 0; u < step_vectors_; ++u) {
       per_vector_[u] = fixed_;
       for (std::size_t i = 0; i < n; ++i) {
         if (broadcast_[i] || layout_[i].moves_outer || layout_[i].moves_inner) continue;
         Value v;
         if (!load_at(i, rows_[i], u, v)) return false;
-        per_vector_[u][group_.inputs[i]] = v;
+        per_vector_[u][nest_.inputs[i]] = v;
       }
     }
     if (!buffer_offset_.isValid()) return true;
@@ -2442,7 +2468,7 @@ class StagedKernelBuilder : public KernelBuilder {
     }
     if (buffered < 0) return;
     const std::size_t i = static_cast<std::size_t>(buffered);
-    const int size = itemsize(region_.nodes[group_.inputs[i]].dtype);  // lane_bits == bits_ (setup_input)
+    const int size = itemsize(region_.nodes[nest_.inputs[i]].dtype);  // lane_bits == bits_ (setup_input)
     const int groups = step_vectors_ * lanes_ / 4;
     const std::int32_t entry = vc_.bytes() * step_vectors_;
     Label one_at_a_time = cc_.newLabel();
@@ -2521,8 +2547,8 @@ class StagedKernelBuilder : public KernelBuilder {
     std::map<int, Value> shared;  // inputs broadcast along N: one load for all vectors
     for (int u = 0; u < step_vectors_; ++u) {
       values_ = per_vector_[u];
-      for (std::size_t i = 0; i < group_.inputs.size(); ++i) {
-        const int node = group_.inputs[i];
+      for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
+        const int node = nest_.inputs[i];
         const DType t = region_.nodes[node].dtype;
         Value v;
         if (buffers_[i].isValid()) {
@@ -2541,7 +2567,7 @@ class StagedKernelBuilder : public KernelBuilder {
       }
       if (!emit_members()) return false;
       Value term;
-      if (!operand(group_.outputs[0], inner_.dtype, term) || term.repr != Repr::kFloat) return false;
+      if (!operand(nest_.outputs[0], inner_.dtype, term) || term.repr != Repr::kFloat) return false;
       if (inner_.op == Op::norm) {
         x86::Vec square = vc_.new_vec();
         w ? cc_.vmulpd(square, term.reg, term.reg) : cc_.vmulps(square, term.reg, term.reg);
@@ -2815,26 +2841,26 @@ class X86Backend : public Backend {
     return cls;
   }
 
-  int lanes(const Group& group) const override { return vector_bits_ / lane_bits_of(group); }
-  int lane_bytes(const Group& group) const override { return lane_bits_of(group) / 8; }
+  int lanes(const LoopNest& nest) const override { return vector_bits_ / lane_bits_of(nest.fuse_class); }
+  int lane_bytes(const LoopNest& nest) const override { return lane_bits_of(nest.fuse_class) / 8; }
   int staged_points(const Group& loop, bool short_sums) const override {
-    return StagedKernelBuilder::vectors_per_step(vector_bits_, short_sums) * vector_bits_ / lane_bits_of(loop);
+    return StagedKernelBuilder::vectors_per_step(vector_bits_, short_sums) * vector_bits_ /
+           lane_bits_of(loop.fuse_class);
   }
 
-  std::unique_ptr<Kernel> compile(const Region& region, const Group& group, const std::vector<bool>& broadcast_inner,
-                                  KernelOptions options) override {
+  std::unique_ptr<Kernel> compile(const LoopNest& nest, KernelOptions options) override {
     const bool leaf_sums = options.leaf_sums;
     if (leaf_sums && options.row_results) return nullptr;
     auto kernel = std::make_unique<X86Code<Kernel>>();
-    const int bits = lane_bits_of(group);
-    const bool pairs = leaf_sums && can_pair_leaves(region, group);
+    const int bits = lane_bits_of(nest.fuse_class);
+    const bool pairs = leaf_sums && can_pair_leaves(nest);
     Label paired;
     const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::CallSlot>& slots) {
-      KernelBuilder builder(cc, region, group, broadcast_inner, bits, vector_bits_, options);
+      KernelBuilder builder(cc, nest, bits, vector_bits_, options);
       if (!builder.build()) return false;
       append(slots, builder.call_slots());
       if (!pairs) return true;
-      KernelBuilder pair_builder(cc, region, group, broadcast_inner, bits, vector_bits_, options, true);
+      KernelBuilder pair_builder(cc, nest, bits, vector_bits_, options, true);
       if (!pair_builder.build()) return false;
       append(slots, pair_builder.call_slots());
       paired = pair_builder.label();
@@ -2845,9 +2871,9 @@ class X86Backend : public Backend {
       kernel->paired = reinterpret_cast<Kernel::Entry>(reinterpret_cast<std::uintptr_t>(kernel->entry) + offset);
     });
     if (!made) return nullptr;
-    kernel->lanes = lanes(group);
-    kernel->lane_bytes = lane_bytes(group);
-    kernel->uses_index = uses_index(region, group);
+    kernel->lanes = lanes(nest);
+    kernel->lane_bytes = lane_bytes(nest);
+    kernel->uses_index = uses_index(nest);
     kernel->leaf_sums = leaf_sums;
     kernel->streaming_stores = options.streaming_stores;
     kernel->row_results = options.row_results;
@@ -2861,9 +2887,10 @@ class X86Backend : public Backend {
     for (const StagedInput& in : layout) {
       fixed.push_back(in.points == StagedInput::Points::kBroadcast && !in.moves_outer && !in.moves_inner);
     }
+    const StagedNest nest = staged_nest(region, staged, fixed);
     auto kernel = std::make_unique<X86Code<StagedKernel>>();
     const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::CallSlot>& slots) {
-      StagedKernelBuilder builder(cc, region, staged, layout, fixed, vector_bits_, short_sums);
+      StagedKernelBuilder builder(cc, nest, layout, vector_bits_, short_sums);
       if (!builder.build()) return false;
       append(slots, builder.call_slots());
       return true;

@@ -18,6 +18,7 @@
 #include "jit/backend.h"
 #include "jit/fusion.h"
 #include "jit/host.h"
+#include "jit/loop_nest.h"
 #include "jit/numpy_loops.h"
 #include "jit/region.h"
 
@@ -90,7 +91,7 @@ class KernelFunction {
                                                   return backend.fuse_class(r, node);
                                                 });
     for (const Step& step : steps) {
-      if (!step.eager && !kernel_) kernel_ = backend.compile(region, step.group, {false}, KernelOptions{});
+      if (!step.eager && !kernel_) kernel_ = backend.compile(lower_group(region, step.group), KernelOptions{});
     }
   }
 

@@ -39,6 +39,7 @@
 #include "jit/cpu_driver.h"
 #include "jit/fusion.h"
 #include "jit/host.h"
+#include "jit/loop_nest.h"
 #include "jit/numpy_loops.h"
 #include "jit/trace_log.h"
 
@@ -524,14 +525,18 @@ class Runner {
     });
     int reduced_dims = group.reduced_dims;
     order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices);
+    LoopNest nest = lower_group(region, group);
     KernelOptions options;
     options.leaf_sums = fits_leaf_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
     options.streaming_stores = streaming_ && reductions.empty();
     options.row_results = !options.leaf_sums && fits_row_results(loop_shape, reduced_dims, inputs, outputs,
-                                                                 reductions, backend_.lanes(group));
+                                                                 reductions, backend_.lanes(nest));
     const bool leaf_sums = options.leaf_sums;
     std::unique_ptr<Kernel>& kernel = kernels_[step_];
-    if (!kernel) kernel = backend_.compile(region, group, broadcast_inner(inputs), options);
+    if (!kernel) {
+      nest.broadcast_inner = broadcast_inner(inputs);
+      kernel = backend_.compile(nest, options);
+    }
     if (!kernel) {
       ADD_FAILURE() << backend_.name() << " made no kernel for:\n" << dump_region(region, program_.leaves);
       return;

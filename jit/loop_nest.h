@@ -1,0 +1,105 @@
+// Loop nests: what one fused step of a plan computes, in the terms a
+// backend compiles from. A nest stands on its own: its body holds a copy
+// of the nodes it computes, renumbered, behind one input node per buffer
+// it reads, so that a backend sees neither the rest of the region nor
+// fusion's groups. Each buffer read has an index map over the nest's
+// domain, each reduction its combine, identity and the order its operands
+// must be combined in, and each value a placement (a register, a tile the
+// schedule keeps per thread, or memory). The scheduler's decisions that
+// concern one nest are written into it; the dump is what
+// NPY_JIT_LOG=output_code shows of each step.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jit/fusion.h"
+#include "jit/region.h"
+
+namespace npy::jit {
+
+// In which order a reduction must take its operands to give NumPy's bits.
+enum class ReductionOrder : std::uint8_t {
+  // NumPy's pairwise sum (float sums and means): eight running sums over
+  // blocks of 128 operands, a tree of blocks above that.
+  kPairwise,
+  // One operand after another, from the identity: a fold (fold.h), whose
+  // every result element takes its operands in C order; float products.
+  kSequential,
+  // Any order gives the same bits: integer arithmetic wraps, min, max,
+  // argmin, argmax (first index kept), any, all.
+  kAny,
+};
+
+// Where a value of the nest lives while the nest runs.
+enum class Placement : std::uint8_t {
+  kRegister,  // computed and read within one element's work
+  kTile,      // a block of it per thread, for later steps of a block run (schedule.h)
+  kMemory,    // an array: a buffer read, or a value leaving the nest
+};
+
+struct NestReduction {
+  int statement = -1;  // body index: a reduction node, or a fold's element-wise op
+  Combine combine = Combine::kNone;
+  ReductionOrder order = ReductionOrder::kAny;
+  std::uint32_t axes = 0;  // the domain dimensions it reduces
+  bool fold = false;       // computed as a fold (fold.h) over `axes`, not over the last dims
+};
+
+struct LoopNest {
+  // The iteration domain: this instance's extents (a nest's kernel does not
+  // depend on them). Reductions that are not folds reduce its last
+  // `reduced_dims` dimensions.
+  Shape domain;
+  int reduced_dims = 0;
+  // The lane class fusion grouped the nest by (fusion.h FuseClass).
+  int fuse_class = -1;
+  // Buffers read (input nodes, body indices 0..inputs.size()-1), then the
+  // statements, in order; each node's operands name body indices.
+  Region body;
+  std::vector<int> inputs;
+  std::vector<int> members;
+  std::vector<int> outputs;     // statements whose values are stored
+  std::vector<int> reductions;  // reduction statements (not folds)
+  std::vector<NestReduction> reduced;  // every reduction and fold, in statement order
+  // Per input: the domain dimensions its index moves along (bit d for
+  // dimension d), from broadcasting; and whether, as laid out for this
+  // run, it stays put along the innermost dimension (a stride of 0, or one
+  // element there), which the kernel reads as one value per row.
+  std::vector<std::uint32_t> moves;
+  std::vector<bool> broadcast_inner;
+  // Per body node: where its value lives.
+  std::vector<Placement> placement;
+  // Per body node: the plan region's node it stands for (for the dump).
+  std::vector<int> origin;
+
+  // The order reduction statement `statement` takes its operands in.
+  ReductionOrder order_of(int statement) const;
+};
+
+// Per node of a plan's kernel region (`steps` planned over it): the
+// dimensions along which its value stays put, though its shape spans them:
+// the result of a fold, and the fold's accumulator, over the folded axes.
+std::vector<std::uint32_t> folded_axes(const Region& region, const std::vector<Step>& steps);
+
+// The nest of `group`, a fused step of a plan over `region` (the plan's
+// kernel region: folds lowered; `folded` from folded_axes). `tiles`:
+// region nodes the schedule keeps in tiles. Inputs are taken as moving
+// along the innermost dimension; set broadcast_inner for the run's layout.
+LoopNest lower_group(const Region& region, const Group& group, const std::vector<std::uint32_t>& folded = {},
+                     const std::vector<int>& tiles = {});
+
+// A text that identifies what the nest computes (ops, dtypes, the layout
+// of its inputs), so that equal keys compile to the same kernel whatever
+// the sizes.
+std::string nest_key(const LoopNest& nest);
+
+// The nest as text, one line per buffer and statement, e.g.
+//   for i0 < 4000, i1 < 1000, reducing i1:
+//     b0 = %0[i0,i1]        float64 memory
+//     %3 = exp(%2)          float64 tile
+//     %4 = sum over i1 of %3, pairwise from 0   float64 memory
+std::string dump_nest(const LoopNest& nest);
+
+}  // namespace npy::jit
