@@ -307,4 +307,24 @@ std::string describe_schedule(const Region& region, const std::vector<Step>& ste
   return text;
 }
 
+std::string summarize_schedule(const std::vector<Step>& steps, const std::vector<BlockRun>& runs) {
+  std::size_t loops = 0;
+  for (const Step& step : steps) loops += !step.eager;
+  const std::size_t calls = steps.size() - loops;
+  auto count = [](std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::string text = "planned as ";
+  if (loops > 0) text += count(loops, "compiled loop", "compiled loops");
+  if (!runs.empty()) {
+    text += " (";
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      text += (r ? ", steps " : "steps ") + std::to_string(runs[r].first + 1) + "-" + std::to_string(runs[r].last + 1);
+    }
+    text += " block by block)";
+  }
+  if (calls > 0) text += std::string(loops > 0 ? " and " : "") + count(calls, "NumPy call", "NumPy calls");
+  return text;
+}
+
 }  // namespace npy::jit

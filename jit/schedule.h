@@ -60,4 +60,10 @@ std::vector<BlockRun> schedule_blocks(const Region& region, const std::vector<St
 std::string describe_schedule(const Region& region, const std::vector<Step>& steps,
                               const std::vector<BlockRun>& runs, const std::vector<std::string>& declined);
 
+// The schedule in a few words, for npython --explain: how many loops
+// compile, how many nodes NumPy computes, which steps run block by block,
+// e.g. "planned as 3 compiled loops (steps 1-3 block by block) and 1 NumPy
+// call".
+std::string summarize_schedule(const std::vector<Step>& steps, const std::vector<BlockRun>& runs);
+
 }  // namespace npy::jit

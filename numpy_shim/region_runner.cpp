@@ -304,8 +304,10 @@ class Runner {
   }
 
   // Runs the steps, NumPy's floating-point reports held back. Should any
-  // operation raise a flag NumPy reports, everything is run again, op by op
-  // in the program's order, reporting as eager NumPy does.
+  // operation raise a flag NumPy reports, the steps that raised it are run
+  // again, op by op in the program's order, reporting as eager NumPy does
+  // (with what they read that is no longer held); a float min or max whose
+  // bits NumPy's order decides runs everything again.
   int run(jit::CachedPlan& plan, jit::Backend* backend) {
     const std::vector<jit::Step>& steps = plan.steps;
     // Set only once a step runs through NumPy: kernels and the driver call
@@ -317,24 +319,17 @@ class Runner {
       return *ignored_while_running;
     };
     std::vector<std::vector<int>> sequence;  // what each step computes, in the steps' order
-    for (const jit::Step& step : steps) {
-      if (step.eager) {
-        sequence.push_back({step.node});
-      } else if (step.staged) {
-        sequence.push_back(jit::staged_nodes(step.staged_reduction));
-      } else {
-        sequence.push_back(step.group.members);
-      }
-    }
+    for (const jit::Step& step : steps) sequence.push_back(nodes_of(step));
     order_by(sequence);
     int flags = 0;
+    std::vector<int> raised_by(steps.size(), 0);  // per step, the flags it (or its block run) raised
     // An operation no kernel computes, through NumPy (views and item
     // assignments are NumPy's to make anyway: not counted).
     static Counter& by_numpy = counter("jit.ops_run_by_numpy");
-    auto run_by_numpy = [&](int node) {
+    auto run_by_numpy = [&](int node, int& raised) {
       const jit::OpKind kind = jit::op_info(nodes_[static_cast<std::size_t>(node)].op).kind;
       if (kind != jit::OpKind::kView && kind != jit::OpKind::kAssign) by_numpy.add();
-      return run_node(node, &flags, ignored(), false);
+      return run_node(node, &raised, ignored(), false);
     };
     std::size_t next_run = 0;  // of plan.block_runs
     // A float min or max whose bits NumPy's order decides (kOrderDecides)
@@ -342,62 +337,60 @@ class Runner {
     // later step writes a target its steps read.
     for (std::size_t s = 0; s < steps.size() && !(flags & jit::kOrderDecides); ++s) {
       const jit::Step& step = steps[s];
+      int raised = 0;
       if (backend && next_run < plan.block_runs.size() && plan.block_runs[next_run].first == s) {
         const jit::BlockRun& block_run = plan.block_runs[next_run++];
-        const int status = run_block_run(*backend, plan, block_run, flags, ignored());
+        const int status = run_block_run(*backend, plan, block_run, raised, ignored());
         if (status < 0) return -1;
         if (status == 1) {
+          for (std::size_t in_run = s; in_run <= block_run.last; ++in_run) raised_by[in_run] = raised;
+          flags |= raised;
           s = block_run.last;
           continue;
         }
       }
       if (step.eager) {
-        const int status = run_in_driver(step.node, flags);
-        if (status < 0 || (status == 0 && run_by_numpy(step.node) < 0)) return -1;
-        continue;
-      }
-      if (step.staged) {
-        const int status = backend ? run_staged_step(*backend, step.staged_reduction, flags) : 0;
+        const int status = run_in_driver(step.node, raised);
+        if (status < 0 || (status == 0 && run_by_numpy(step.node, raised) < 0)) return -1;
+      } else if (step.staged) {
+        const int status = backend ? run_staged_step(*backend, step.staged_reduction, raised) : 0;
         if (status < 0) return -1;
-        if (status == 0) {
-          for (int m : jit::staged_nodes(step.staged_reduction)) {
-            if (run_by_numpy(m) < 0) return -1;
+        for (std::size_t m = 0; status == 0 && m < sequence[s].size(); ++m) {
+          if (run_by_numpy(sequence[s][m], raised) < 0) return -1;
+        }
+      } else {
+        const int status = backend ? run_group(*backend, plan, s, raised) : 0;
+        if (status < 0) return -1;
+        if (status == 0) {  // not compiled, or not in NumPy's order
+          for (int m : step.group.members) {
+            const int done = run_in_driver(m, raised);
+            if (done < 0 || (done == 0 && run_by_numpy(m, raised) < 0)) return -1;
           }
         }
-        continue;
       }
-      const int status = backend ? run_group(*backend, plan, s, flags) : 0;
-      if (status < 0) return -1;
-      if (status == 0) {  // not compiled, or not in NumPy's order
-        for (int m : step.group.members) {
-          const int done = run_in_driver(m, flags);
-          if (done < 0 || (done == 0 && run_by_numpy(m) < 0)) return -1;
-        }
-      }
+      raised_by[s] = raised;
+      flags |= raised;
     }
+    std::vector<int> again;  // the nodes computed again
     if (flags & jit::kOrderDecides) {
       static Counter& reruns_for_order = counter("jit.reruns_for_numpy_order");
       reruns_for_order.add();
       plan.notes_ties = true;
       if (target_) target_->not_stored = "computed again through NumPy for a min or max NumPy's order decides";
+      for (const std::vector<int>& nodes : sequence) again.insert(again.end(), nodes.begin(), nodes.end());
     } else {
       if (!(flags & reported_flags())) return 0;
       static Counter& reruns = counter("jit.reruns_for_fp_reports");
       reruns.add();
       if (!nearby_samples_.empty()) return rerun_nearby_step(steps.back().group, ignored());
-      if (target_) target_->not_stored = "computed again through NumPy for its floating-point reports";
-    }
-    std::vector<int> order;
-    for (const jit::Step& step : steps) {
-      if (step.eager) order.push_back(step.node);
-      if (step.staged) {
-        const std::vector<int> nodes = jit::staged_nodes(step.staged_reduction);
-        order.insert(order.end(), nodes.begin(), nodes.end());
-      } else if (!step.eager) {
-        order.insert(order.end(), step.group.members.begin(), step.group.members.end());
+      again = raising_nodes(sequence, raised_by);
+      if (target_ && std::find(again.begin(), again.end(), target_->node) != again.end()) {
+        target_->not_stored = "computed again through NumPy for its floating-point reports";
       }
     }
-    return run_again_reporting(std::move(order), ignored());
+    static Counter& ops_again = counter("jit.ops_rerun_for_fp_reports");
+    if (!(flags & jit::kOrderDecides)) ops_again.add(again.size());
+    return run_again_reporting(std::move(again), ignored());
   }
 
  private:
@@ -415,6 +408,53 @@ class Runner {
       if (run_node(i, nullptr, ignored, true) < 0) return -1;
     }
     return 0;
+  }
+
+  std::vector<int> nodes_of(const jit::Step& step) const {
+    if (step.eager) return {step.node};
+    return step.staged ? jit::staged_nodes(step.staged_reduction) : step.group.members;
+  }
+
+  // What to compute again for the floating-point reports: the nodes of the
+  // steps that raised a reported flag (`raised_by`, per step of
+  // `sequence`), and, computed again with them, the values they read that
+  // are no longer held (kept in a kernel's registers or a tile, or released
+  // after their last use). Everything, where a NumPy function spelled out
+  // in steps (EagerForm::kPartOfCall) is among them: its last node computes
+  // the whole call.
+  std::vector<int> raising_nodes(const std::vector<std::vector<int>>& sequence,
+                                 const std::vector<int>& raised_by) const {
+    std::vector<bool> again(nodes_.size(), false);
+    std::vector<int> work;
+    for (std::size_t s = 0; s < sequence.size(); ++s) {
+      if (!(raised_by[s] & reported_flags())) continue;
+      for (int n : sequence[s]) {
+        again[static_cast<std::size_t>(n)] = true;
+        work.push_back(n);
+      }
+    }
+    auto needs = [&](int node) {
+      if (node < 0 || again[static_cast<std::size_t>(node)] || trace_.objects[static_cast<std::size_t>(node)]) return;
+      again[static_cast<std::size_t>(node)] = true;
+      work.push_back(node);
+    };
+    while (!work.empty()) {
+      const int n = work.back();
+      work.pop_back();
+      for (int input : nodes_[static_cast<std::size_t>(n)].inputs) needs(input);
+      for (int arg : trace_.eager[static_cast<std::size_t>(n)].arg_nodes) needs(arg);
+    }
+    std::vector<int> nodes;
+    for (std::size_t i = 0; i < again.size(); ++i) {
+      if (!again[i]) continue;
+      if (trace_.eager[i].kind == EagerForm::Kind::kPartOfCall) {
+        std::vector<int> all;
+        for (const std::vector<int>& step : sequence) all.insert(all.end(), step.begin(), step.end());
+        return all;
+      }
+      nodes.push_back(static_cast<int>(i));
+    }
+    return nodes;
   }
 
   // Positions in the order nodes run (steps may run a node recorded later
@@ -527,6 +567,32 @@ class Runner {
     if (differs) {
       target_->not_stored = differs;
       return false;
+    }
+    // A rerun (for floating-point reports, or a min or max NumPy's order
+    // decides) computes earlier steps again from the region's inputs they
+    // derive from: none of those may have been overwritten by then.
+    std::vector<bool> seen(nodes_.size(), false);
+    std::vector<int> work;
+    for (std::size_t earlier = 0; earlier < step; ++earlier) {
+      for (int n : nodes_of(plan.steps[earlier])) work.push_back(n);
+    }
+    while (!work.empty()) {
+      const auto n = static_cast<std::size_t>(work.back());
+      work.pop_back();
+      if (seen[n]) continue;
+      seen[n] = true;
+      PyObject* o = trace_.objects[n];
+      if (nodes_[n].op == jit::Op::input && o && PyArray_Check(o) &&
+          arrays_overlap(part, reinterpret_cast<PyArrayObject*>(o))) {
+        target_->not_stored = "the target overlaps what an earlier step reads, which a rerun would read again";
+        return false;
+      }
+      for (int r : nodes_[n].inputs) {
+        if (r >= 0) work.push_back(r);
+      }
+      for (int r : trace_.eager[n].arg_nodes) {
+        if (r >= 0) work.push_back(r);
+      }
     }
     target_->read_nearby = false;
     // Reading the part itself, the step can report its floating-point flags
@@ -1497,9 +1563,10 @@ class Runner {
 };
 
 int run_steps(Trace& trace, const std::vector<bool>& needed, const std::vector<bool>& results,
-              StoreTarget* target) {
+              StoreTarget* target, std::string* schedule) {
   jit::Backend* backend = jit::cpu_backend();
   const std::shared_ptr<jit::CachedPlan> plan = jit::plan_for(backend, trace.region, needed, results);
+  if (schedule) *schedule = jit::summarize_schedule(plan->steps, plan->block_runs);
   Runner runner(trace, target);
   return runner.run(*plan, backend);
 }
@@ -1535,7 +1602,8 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
   }
   t_running = true;
   if (target) target->not_stored = "its value is not an output of a kernel in the region's last step";
-  const int status = run_steps(trace, needed, results, target);
+  std::string schedule;
+  const int status = run_steps(trace, needed, results, target, jit::explain_enabled() ? &schedule : nullptr);
   t_running = false;
   if (target) {
     target->stored = status == 0 && trace.objects[target->node] == target->part;
@@ -1566,7 +1634,7 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (g_diagnostics) note_region_time(seconds);
   if (jit::explain_enabled()) {
-    jit::record_boundary("materialized", why, site, seconds, {}, materialization_hint(reason, detail),
+    jit::record_boundary("materialized", why, site, seconds, schedule, materialization_hint(reason, detail),
                          /*hint_if_repeated=*/true);
   }
   return status;

@@ -217,10 +217,11 @@ def test_explain_names_each_eager_operation_with_its_reason_and_ends_with_time_s
         ("eager", "`*`", f"eager_demo.py:{complex_line}", f": {DTYPE}"): DTYPE_HINT,
         # The pending values the operations read, computed first: the
         # materialization names the operation.
+        # Each region's row ends with its plan in a few words.
         ("materialized", "operand of an operation npython does not trace (`**` with exponent 3)",
-         f"eager_demo.py:{power}", None): None,
+         f"eager_demo.py:{power}", ": planned as 1 compiled loop"): None,
         ("materialized", "operand of an operation npython does not trace (`@`)",
-         f"eager_demo.py:{matmul}", None): None,
+         f"eager_demo.py:{matmul}", ": planned as 1 compiled loop"): None,
     }
     for key, hint in expected.items():
         assert key in hints, (key, rows)
@@ -229,9 +230,11 @@ def test_explain_names_each_eager_operation_with_its_reason_and_ends_with_time_s
     # A top-level loop assigns a global in each round: the hint is to move
     # the loop into a function; a single top-level assignment has none.
     store = "stored into a container, attribute, global or array (STORE_NAME)"
-    loop_key = ("materialized", store, f"eager_demo.py:{eager_line('the top-level loop')}", None)
+    loop_key = ("materialized", store, f"eager_demo.py:{eager_line('the top-level loop')}",
+                ": planned as 1 compiled loop")
     assert hints[loop_key].startswith(TOP_LEVEL_HINT), hints[loop_key]
-    single = ("materialized", store, f"eager_demo.py:{eager_line('np.arange(50_000)')}", None)
+    single = ("materialized", store, f"eager_demo.py:{eager_line('np.arange(50_000)')}",
+              ": planned as 1 compiled loop")
     assert single in hints and hints[single] is None
     # The shares: of the run time, adding up to it.
     total, compiled_pct, compiled, eager_pct, eager, interp_pct, interp, _ = map(float, shares.groups())
@@ -299,4 +302,21 @@ def test_reading_a_clock_computes_pending_work_first(tmp_path):
     assert got.stdout == "(1.7320508075688772, True)\n"
     rows = got.stderr.splitlines()[1:]
     assert any(r.endswith("materialized: a clock of module time is read: timings include pending work "
-                          "at timed.py:6") for r in rows), rows
+                          "at timed.py:6: planned as 1 compiled loop") for r in rows), rows
+
+
+def test_explain_gives_each_region_its_plan(tmp_path):
+    # A row softmax whose arrays overflow the cache model's last-level cache
+    # (NPY_CACHE_SIZES): three loops run block by block; the view after
+    # them is NumPy's to make.
+    script = tmp_path / "softmax.py"
+    script.write_text("import numpy as np\n"
+                      "def softmax(s):\n"
+                      "    e = np.exp(s - s.max(axis=1, keepdims=True))\n"
+                      "    return e / e.sum(axis=1, keepdims=True)\n"
+                      "s = np.random.default_rng(0).standard_normal((2000, 1000))\n"
+                      "print(softmax(s)[0, :2])\n")
+    got = run(["--explain", str(script)], NPY_CACHE_SIZES="1048576,65536")
+    rows, _ = explain_report(got.stderr)
+    plans = [ROW.fullmatch(r).group(6) for r, _ in rows if ROW.fullmatch(r).group(3) == "materialized"]
+    assert ": planned as 3 compiled loops (steps 1-3 block by block) and 1 NumPy call" in plans, rows
