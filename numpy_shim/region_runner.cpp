@@ -337,6 +337,7 @@ class Runner {
     // later step writes a target its steps read.
     for (std::size_t s = 0; s < steps.size() && !(flags & jit::kOrderDecides); ++s) {
       const jit::Step& step = steps[s];
+      earlier_flags_ = flags;
       int raised = 0;
       if (backend && next_run < plan.block_runs.size() && plan.block_runs[next_run].first == s) {
         const jit::BlockRun& block_run = plan.block_runs[next_run++];
@@ -568,12 +569,19 @@ class Runner {
       target_->not_stored = differs;
       return false;
     }
-    // A rerun (for floating-point reports, or a min or max NumPy's order
-    // decides) computes earlier steps again from the region's inputs they
-    // derive from: none of those may have been overwritten by then.
+    // A rerun of earlier steps (for floating-point reports they raised, or
+    // for a min or max of this step whose bits NumPy's order decides)
+    // computes them again from the region's inputs they derive from: none
+    // of those may have been overwritten by then. (Should this step alone
+    // raise a flag, its rerun reads the values it read, which it keeps.)
+    bool float_extremes = false;
+    for (int r : group.reductions) {
+      float_extremes = float_extremes || (jit::is_min_max(nodes_[r].op) && jit::is_float(nodes_[r].compute));
+    }
+    const bool earlier_may_rerun = (flags_so_far & reported_flags()) || float_extremes;
     std::vector<bool> seen(nodes_.size(), false);
     std::vector<int> work;
-    for (std::size_t earlier = 0; earlier < step; ++earlier) {
+    for (std::size_t earlier = 0; earlier < step && earlier_may_rerun; ++earlier) {
       for (int n : nodes_of(plan.steps[earlier])) work.push_back(n);
     }
     while (!work.empty()) {
@@ -1422,7 +1430,7 @@ class Runner {
       return a;
     };
     std::vector<jit::LoopOutput> outputs;
-    const bool store = walk.empty() ? into_target(plan, step, keep, flags_raised) : false;
+    const bool store = walk.empty() ? into_target(plan, step, keep, earlier_flags_ | flags_raised) : false;
     if (!walk.empty() && target_) target_->not_stored = "NumPy lays the value out in another order than C order";
     for (int o : group.outputs) {
       PyObject* a = nullptr;
@@ -1547,7 +1555,11 @@ class Runner {
     static Counter& folds = counter("jit.folds");
     (summed_inputs ? input_sum_runs : kernel_runs).add();
     folds.add(group.folds.size());
-    for (int m : group.members) release_inputs_of(m, position_[group.members.back()]);
+    // A step that wrote the target keeps what it read, which its rerun for
+    // floating-point reports reads again (into_target).
+    for (int m : group.members) {
+      if (!store) release_inputs_of(m, position_[group.members.back()]);
+    }
     return 1;
   }
 
@@ -1559,6 +1571,7 @@ class Runner {
   FpMode modes_[4];     // what the program's error state does with each category
   bool reported_[4];    // the category is not ignored
   bool c_order_inputs_ = true;
+  int earlier_flags_ = 0;  // what the steps before the one running raised
   std::vector<std::pair<int, PyRef>> nearby_samples_;  // keep_samples: input node, its old values
 };
 
