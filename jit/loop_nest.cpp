@@ -219,8 +219,11 @@ std::string dump_nest(const LoopNest& nest) {
   for (std::size_t d = 0; d < nest.domain.size(); ++d) out << (d ? ", i" : " i") << d << " < " << nest.domain[d];
   if (nest.domain.empty()) out << " one element";
   if (nest.reduced_dims > 0) {
-    const std::size_t rank = nest.domain.size();
-    out << ", reducing " << axes_text(((1u << rank) - 1) & ~((1u << (rank - nest.reduced_dims)) - 1));
+    std::uint32_t reduced = 0;
+    for (std::size_t d = nest.domain.size() - static_cast<std::size_t>(nest.reduced_dims); d < nest.domain.size(); ++d) {
+      reduced |= 1u << d;
+    }
+    out << ", reducing " << axes_text(reduced);
   }
   out << ":\n";
   auto name = [&](int body) { return "%" + std::to_string(nest.origin[static_cast<std::size_t>(body)]); };

@@ -435,7 +435,8 @@ class Runner {
       }
     }
     auto needs = [&](int node) {
-      if (node < 0 || again[static_cast<std::size_t>(node)] || trace_.objects[static_cast<std::size_t>(node)]) return;
+      if (node < 0 || nodes_[static_cast<std::size_t>(node)].op == jit::Op::input) return;
+      if (again[static_cast<std::size_t>(node)] || trace_.objects[static_cast<std::size_t>(node)]) return;
       again[static_cast<std::size_t>(node)] = true;
       work.push_back(node);
     };
@@ -1497,9 +1498,10 @@ class Runner {
         return -1;
       }
       options.leaf_sums = jit::fits_leaf_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
-      options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions, backend.lanes(plan.nests[step]));
-      options.row_results = !options.leaf_sums && jit::fits_row_results(loop_shape, reduced_dims, inputs, outputs,
-                                                                        reductions, backend.lanes(plan.nests[step]));
+      const int lanes = backend.lanes(plan.nests[step]);
+      options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions, lanes);
+      options.row_results = !options.leaf_sums &&
+                            jit::fits_row_results(loop_shape, reduced_dims, inputs, outputs, reductions, lanes);
       // Sums of inputs as they are need no kernel, unless one adds their leaves.
       flags = options.leaf_sums ? -1 : without_gil(elements, [&] {
         return jit::run_input_sums(loop_shape, reduced_dims, inputs, outputs, reductions);

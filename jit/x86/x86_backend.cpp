@@ -1641,7 +1641,8 @@ class KernelBuilder {
     x86::Vec t = vc_.new_vec();
     switch (op_info(node.op).combine) {
       case Combine::kAdd: {
-        if (nest_.order_of(index) == ReductionOrder::kPairwise) {  // the operands go out, in order, or add up leaf by leaf
+        // NumPy's pairwise order: the operands go out, in order, or add up leaf by leaf.
+        if (nest_.order_of(index) == ReductionOrder::kPairwise) {
           if (!operand(node.inputs[0], node.compute, v)) return false;
           std::size_t k = 0;
           while (ordered_[k] != index) ++k;
