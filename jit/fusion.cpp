@@ -6,6 +6,7 @@
 #include <string>
 
 #include "jit/fold.h"
+#include "jit/trace_log.h"
 
 namespace npy::jit {
 namespace {
@@ -212,7 +213,14 @@ void join_class(int& group_class, int cls) {
 
 std::vector<Step> plan_region(const Region& region, const std::vector<bool>& needed,
                               const std::vector<bool>& leaves, const FuseClass& fuse_class,
-                              Region* kernel_region) {
+                              Region* kernel_region, bool loop_per_line) {
+  // Whether node `index` may join a loop that computes `group`'s nodes
+  // (sites are instructions; their text is the line's, "file:line").
+  auto same_line = [&](const Group& group, int index) {
+    return !loop_per_line || group.members.empty() ||
+           site_text(region.nodes[static_cast<std::size_t>(group.members[0])].site) ==
+               site_text(region.nodes[static_cast<std::size_t>(index)].site);
+  };
   if (kernel_region) *kernel_region = region;
   // What kernels see of the region: fold members lowered.
   const Region& seen = kernel_region ? *kernel_region : region;
@@ -265,12 +273,13 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
   // there: its pass costs nothing, and its result is ready for what the
   // loops after it do (x.max() recorded after x's statistics' loop).
   std::vector<char> computed(region.nodes.size(), 0);
-  auto earlier_loop_for = [&](const Node& node, int cls, const Shape& loop, int reduced) -> Group* {
+  auto earlier_loop_for = [&](int node_index, int cls, const Shape& loop, int reduced) -> Group* {
+    const Node& node = region.nodes[static_cast<std::size_t>(node_index)];
     const int operand = node.inputs[0];
     std::fill(computed.begin(), computed.end(), 0);
     for (Step& step : steps) {
       if (!step.eager && !step.staged && step.group.shape == loop && classes_meet(step.group.fuse_class, cls) &&
-          may_take_reduction(step.group, node, reduced) &&
+          may_take_reduction(step.group, node, reduced) && same_line(step.group, node_index) &&
           (region.nodes[operand].op == Op::input || computed[operand] ||
            (contains(step.group.members, operand) && !reads_result(step.group, operand)))) {
         return &step.group;
@@ -289,7 +298,7 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     const int operand = node.inputs[0];
     if (!may_fold(region, index)) return false;
     bool joins = have_open && open.group.reductions.empty() && open.group.shape == region.nodes[operand].shape &&
-                 !reads_result(open.group, operand);
+                 !reads_result(open.group, operand) && same_line(open.group, index);
     for (const Fold& f : open.group.folds) joins = joins && f.axes == node.axes;
     Node accumulator;
     accumulator.op = Op::input;
@@ -338,7 +347,8 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     const int cls = (node.op == Op::full && leaves[i]) || numpy_loop_on_stepped(region, node) ? -1
                                                                                               : fuse_class(region, index);
     if (cls >= 0 && goes_aside(node)) {
-      if (!have_side || side.group.shape != node.shape || !classes_meet(side.group.fuse_class, cls)) {
+      if (!have_side || side.group.shape != node.shape || !classes_meet(side.group.fuse_class, cls) ||
+          !same_line(side.group, index)) {
         close_side();
         have_side = true;
         side.group.shape = node.shape;
@@ -353,7 +363,7 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
       const Shape& loop = reduction ? region.nodes[node.inputs[0]].shape : node.shape;
       const int reduced = reduction ? suffix_reduction_dims(region, index) : 0;
       if (reduction) {
-        if (Group* earlier = earlier_loop_for(node, cls, loop, reduced)) {
+        if (Group* earlier = earlier_loop_for(index, cls, loop, reduced)) {
           join_class(earlier->fuse_class, cls);
           earlier->members.push_back(index);
           earlier->reductions.push_back(index);
@@ -362,7 +372,7 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
         }
       }
       bool joins = have_open && open.group.shape == loop && classes_meet(open.group.fuse_class, cls) &&
-                   (!reduction || may_take_reduction(open.group, node, reduced));
+                   (!reduction || may_take_reduction(open.group, node, reduced)) && same_line(open.group, index);
       for (int a = 0; joins && a < op_info(node.op).arity; ++a) joins = !reads_result(open.group, node.inputs[a]);
       if (!joins) {
         close();

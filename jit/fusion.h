@@ -83,9 +83,11 @@ constexpr int kAnyClass = 0;
 // null, gets the region the plan's kernels compile from: `region` with
 // each fold lowered (Fold), their accumulators added after its nodes;
 // without it, reductions over other than the last dimensions are not fused.
+// `loop_per_line`: no loop computes nodes of two program lines (Node::site),
+// so that a floating-point flag a loop raises is one line's to report.
 std::vector<Step> plan_region(const Region& region, const std::vector<bool>& needed,
                               const std::vector<bool>& leaves, const FuseClass& fuse_class,
-                              Region* kernel_region = nullptr);
+                              Region* kernel_region = nullptr, bool loop_per_line = false);
 
 // Whether a reduction of a group's loop value may fold (fold.h): its
 // combine is one an element-wise op folds, the innermost dimension of its

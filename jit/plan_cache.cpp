@@ -15,9 +15,10 @@ namespace {
 // operands, axes, whether it is needed and leaves, and the exponents of
 // powers (x**2 compiles apart). Other constants are run-time values.
 std::vector<std::int64_t> plan_key(const Region& region, const std::vector<bool>& needed,
-                                   const std::vector<bool>& leaves) {
+                                   const std::vector<bool>& leaves, bool loop_per_line) {
   std::vector<std::int64_t> key;
-  key.reserve(region.nodes.size() * 10);
+  key.reserve(region.nodes.size() * 10 + 1);
+  key.push_back(loop_per_line);
   for (std::size_t i = 0; i < region.nodes.size(); ++i) {
     const Node& n = region.nodes[i];
     key.push_back(static_cast<std::int64_t>(n.op) | static_cast<std::int64_t>(n.dtype) << 8 |
@@ -34,6 +35,7 @@ std::vector<std::int64_t> plan_key(const Region& region, const std::vector<bool>
       std::memcpy(&bits, &region.nodes[n.inputs[1]].constant_float, sizeof bits);
       key.push_back(bits);
     }
+    if (loop_per_line) key.push_back(n.site);
   }
   return key;
 }
@@ -66,10 +68,10 @@ const Kernel* CachedPlan::kernel(Backend& backend, std::size_t step, const std::
 }
 
 std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, const std::vector<bool>& needed,
-                                     const std::vector<bool>& leaves) {
+                                     const std::vector<bool>& leaves, bool loop_per_line) {
   static std::unordered_map<std::vector<std::int64_t>, std::shared_ptr<CachedPlan>, KeyHash> plans[2];
   auto& cache = plans[backend != nullptr];
-  std::vector<std::int64_t> key = plan_key(region, needed, leaves);
+  std::vector<std::int64_t> key = plan_key(region, needed, leaves, loop_per_line);
   const auto found = cache.find(key);
   if (found != cache.end()) return found->second;
   if (cache.size() >= kMaxPlans) cache.clear();
@@ -77,9 +79,13 @@ std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, con
   if (backend) {
     plan->steps = plan_region(region, needed, leaves, [backend](const Region& r, int node) {
       return backend->fuse_class(r, node);
-    }, &plan->kernel_region);
+    }, &plan->kernel_region, loop_per_line);
     const bool logged = log_enabled(LogChannel::kOutputCode);
     std::vector<std::string> declined;
+    if (loop_per_line) {
+      declined.push_back("one loop per program line: a loop over several lines raised a floating-point flag "
+                         "NumPy reports, which the line that raised it reports");
+    }
     keep_folds_that_pay(region, plan->steps, host_threads(), logged ? &declined : nullptr);
     plan->block_runs =
         schedule_blocks(region, plan->steps, leaves, host_threads(), host_caches(), logged ? &declined : nullptr);

@@ -33,6 +33,12 @@ class CachedPlan {
   // of the region came out a zero or a NaN that its kernels could not tell
   // from NumPy's (cpu_driver.h's kOrderDecides).
   bool notes_ties = false;
+  // Runs left for which the region runs by the plan with one loop per
+  // program line instead (plan_for's loop_per_line), so that a
+  // floating-point flag NumPy reports recomputes one line's work, not a
+  // loop's over several lines: set where such a loop raised one (runner),
+  // counted down by runs of that plan that raise none.
+  int runs_by_line = 0;
 
   // The kernel of fused step `step` for inputs laid out as `broadcast_inner`
   // says, compiled as `options` say (kernel_cache.h's kernel_for the first
@@ -42,7 +48,7 @@ class CachedPlan {
 
  private:
   friend std::shared_ptr<CachedPlan> plan_for(Backend*, const Region&, const std::vector<bool>&,
-                                              const std::vector<bool>&);
+                                              const std::vector<bool>&, bool);
   struct Variant {
     std::vector<bool> broadcast_inner;
     KernelOptions options;
@@ -51,9 +57,10 @@ class CachedPlan {
   std::vector<std::vector<Variant>> kernels_;  // per step
 };
 
-// The plan of the region (`needed`, `leaves` as plan_region takes them);
-// with no backend, every needed node is an eager step.
+// The plan of the region (`needed`, `leaves` and `loop_per_line` as
+// plan_region takes them); with no backend, every needed node is an eager
+// step.
 std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, const std::vector<bool>& needed,
-                     const std::vector<bool>& leaves);
+                                     const std::vector<bool>& leaves, bool loop_per_line = false);
 
 }  // namespace npy::jit

@@ -372,6 +372,14 @@ class Runner {
       raised_by[s] = raised;
       flags |= raised;
     }
+    raised_reported_ = (flags & reported_flags()) != 0;
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      if (!(raised_by[s] & reported_flags()) || steps[s].eager || steps[s].staged) continue;
+      const std::vector<int>& members = steps[s].group.members;
+      raised_across_lines_ = raised_across_lines_ || std::any_of(members.begin(), members.end(), [&](int m) {
+                               return jit::site_text(nodes_[m].site) != jit::site_text(nodes_[members[0]].site);
+                             });
+    }
     std::vector<int> again;  // the nodes computed again
     if (flags & jit::kOrderDecides) {
       static Counter& reruns_for_order = counter("jit.reruns_for_numpy_order");
@@ -393,6 +401,11 @@ class Runner {
     if (!(flags & jit::kOrderDecides)) ops_again.add(again.size());
     return run_again_reporting(std::move(again), ignored());
   }
+
+  // After run(): whether an operation raised a flag the program's error
+  // state reports; whether a loop over several program lines raised one.
+  bool raised_reported() const { return raised_reported_; }
+  bool raised_across_lines() const { return raised_across_lines_; }
 
  private:
   // Computes `nodes` again through NumPy, one by one in the program's
@@ -1574,16 +1587,33 @@ class Runner {
   bool reported_[4];    // the category is not ignored
   bool c_order_inputs_ = true;
   int earlier_flags_ = 0;  // what the steps before the one running raised
+  bool raised_reported_ = false;
+  bool raised_across_lines_ = false;
   std::vector<std::pair<int, PyRef>> nearby_samples_;  // keep_samples: input node, its old values
 };
 
 int run_steps(Trace& trace, const std::vector<bool>& needed, const std::vector<bool>& results,
               StoreTarget* target, std::string* schedule) {
   jit::Backend* backend = jit::cpu_backend();
-  const std::shared_ptr<jit::CachedPlan> plan = jit::plan_for(backend, trace.region, needed, results);
+  const std::shared_ptr<jit::CachedPlan> fused = jit::plan_for(backend, trace.region, needed, results);
+  // A region whose loops over several lines raised floating-point flags
+  // NumPy reports runs a loop per line for a while, so that a flag
+  // recomputes its line's work only (CachedPlan::runs_by_line).
+  const bool by_line = backend && fused->runs_by_line > 0;
+  const std::shared_ptr<jit::CachedPlan> plan =
+      by_line ? jit::plan_for(backend, trace.region, needed, results, true) : fused;
   if (schedule) *schedule = jit::summarize_schedule(plan->steps, plan->block_runs);
   Runner runner(trace, target);
-  return runner.run(*plan, backend);
+  const int status = runner.run(*plan, backend);
+  constexpr int kRunsByLine = 16;
+  if (runner.raised_across_lines() || (by_line && runner.raised_reported())) {
+    static Counter& split = counter("jit.plans_run_by_line");
+    if (fused->runs_by_line == 0) split.add();
+    fused->runs_by_line = kRunsByLine;
+  } else if (by_line) {
+    --fused->runs_by_line;
+  }
+  return status;
 }
 
 }  // namespace

@@ -91,3 +91,47 @@ def test_a_rerun_reads_inputs_the_last_step_stores_into_as_they_were(tmp_path):
     assert expected.returncode == 0, expected.stderr
     assert "invalid value encountered in sqrt" in expected.stderr
     assert (got.returncode, got.stdout, got.stderr) == (expected.returncode, expected.stdout, expected.stderr)
+
+
+# The three lines over arrays of one shape fuse into one loop: its flag is
+# not one line's, so its first rerun computes all eight operations again.
+# The region then runs a loop per line (jit.plans_run_by_line), and each
+# later call computes again the raising line's two operations only.
+SAME_SHAPES = """
+import json, os
+import numpy as np
+try:
+    import npython
+except ImportError:
+    npython = None
+rng = np.random.default_rng(32)
+x, y, z = (rng.standard_normal(30_000) for _ in range(3))
+def f(x, y, z):
+    a = np.sqrt(x) * 2.0
+    b = (y * 3.0 + 1.0).sum()
+    c = np.exp(z) * z - z
+    return a, b, c
+before = npython.stats() if npython else {}
+for i in range(4):
+    a, b, c = f(x, y, z)
+    print(float(a[1]), repr(b), float(c[-1]))
+if npython:
+    after = npython.stats()
+    with open(os.environ["COUNTS_FILE"], "w") as counts:
+        json.dump({k: after[k] - before.get(k, 0) for k in after}, counts)
+"""
+
+
+def test_a_flag_in_a_loop_over_several_lines_has_the_region_run_a_loop_per_line(tmp_path):
+    script = tmp_path / "same.py"
+    script.write_text(SAME_SHAPES)
+    stats = tmp_path / "counts.json"
+    expected = harness.run(harness.PYTHON3, [str(script)])
+    got = harness.run(harness.NPYTHON, [str(script)], env_extra={"COUNTS_FILE": str(stats)})
+    assert expected.returncode == 0, expected.stderr
+    assert "invalid value encountered in sqrt" in expected.stderr
+    assert (got.returncode, got.stdout, got.stderr) == (expected.returncode, expected.stdout, expected.stderr)
+    counters = json.loads(stats.read_text())
+    assert counters.get("jit.plans_run_by_line", 0) == 1, counters
+    assert counters.get("jit.reruns_for_fp_reports", 0) == 4, counters
+    assert counters.get("jit.ops_rerun_for_fp_reports", 0) == 8 + 3 * 2, counters
