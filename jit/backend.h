@@ -16,7 +16,7 @@
 namespace npy::jit {
 
 // A compiled loop over `rows` rows of `vectors` vectors of `lanes` elements.
-//  slots: the group's inputs, then its outputs, then one per reduction that
+//  slots: the nest's inputs, then its outputs, then one per reduction that
 //         sums in NumPy's order (its operands are written there): the
 //         first element of each (an input that does not move along a row
 //         is read once per row);
@@ -136,7 +136,7 @@ inline std::int64_t staged_scratch_bytes(std::int64_t inner, std::size_t inputs,
   return (kStagedSumStack + inner * static_cast<std::int64_t>(inputs)) * points * 8;
 }
 
-// How a group's kernel is compiled, besides the group itself.
+// How a nest's kernel is compiled, besides the nest itself.
 struct KernelOptions {
   bool leaf_sums = false;         // Kernel::leaf_sums
   bool streaming_stores = false;  // Kernel::streaming_stores

@@ -1868,6 +1868,20 @@ A accumulated(T x) {
   }
 }
 
+// A running sum `s` plus `x` with the NaN NumPy's loops give: x86 keeps
+// the first operand's NaN where both are NaN, and NumPy's loops put the
+// running sum first. Written out, because a compiler may swap the operands
+// of `s + x` (its optimization level decides), which changes only that NaN;
+// loops that add with `+=` add a sum that came out NaN again with this.
+template <typename A>
+A plus_keeping_running_nan(A s, A x) {
+  if constexpr (std::is_floating_point_v<A>) {
+    return std::isnan(s) ? s : s + x;
+  } else {
+    return s + x;
+  }
+}
+
 // Column sums of elements of type T into accumulators and results of type
 // A (T for floats, std::uint64_t for integers, whose sums wrap).
 template <typename T, typename A>
@@ -1933,6 +1947,13 @@ int run_column_sums_of(const char* data, const Shape& shape, const std::vector<s
         }
         for (std::int64_t j = 0; j < n; ++j) {
           if constexpr (std::is_floating_point_v<A>) {
+            if (std::isnan(sums[j])) {  // added again in order, for NumPy's NaN
+              A sum = 0;
+              down_rows(base, first + j, [&sum](const T* x) {
+                sum = plus_keeping_running_nan(sum, accumulated<A>(*x));
+              });
+              sums[j] = sum;
+            }
             sums_out[first + j] = mean ? mean_of_sum(sums[j], rows) : sums[j];
           } else {
             sums_out[first + j] = mean ? sums[j] / static_cast<A>(rows) : sums[j];

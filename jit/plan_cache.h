@@ -1,8 +1,8 @@
 // Plans of regions seen before. A loop body records the same region every
 // time it runs (the same ops, dtypes and shapes, the same values leaving
-// it): its steps are planned once, and each group's kernel is looked up once
-// per input layout, so that a repeated small region pays neither planning
-// nor a kernel-cache lookup again.
+// it): its steps are planned once, and each loop nest's kernel is looked
+// up once per input layout, so that a repeated small region pays neither
+// planning nor a kernel-cache lookup again.
 #pragma once
 
 #include <cstddef>
