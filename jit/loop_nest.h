@@ -3,11 +3,12 @@
 // of the nodes it computes, renumbered, behind one input node per buffer
 // it reads, so that a backend sees neither the rest of the region nor
 // fusion's groups. Each buffer read has an index map over the nest's
-// domain, each reduction its combine, identity and the order its operands
-// must be combined in, and each value a placement (a register, a tile the
-// schedule keeps per thread, or memory). The scheduler's decisions that
-// concern one nest are written into it; the dump is what
-// NPY_JIT_LOG=output_code shows of each step.
+// domain, each reduction its combine (which gives its identity: fold.h's
+// fill_fold_start) and the order its operands must be combined in, and
+// each value a placement (a register, a tile the schedule keeps per
+// thread, or memory). The scheduler's decisions that concern one nest are
+// written into it; the dump is what NPY_JIT_LOG=output_code shows of each
+// step.
 #pragma once
 
 #include <cstdint>
