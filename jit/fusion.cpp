@@ -15,11 +15,6 @@ bool is_reduction(const Node& node) { return op_info(node.op).kind == OpKind::kR
 
 bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
-// The nodes a step computes.
-std::vector<int> step_nodes(const Step& step) {
-  if (step.eager) return {step.node};
-  return step.staged ? staged_nodes(step.staged_reduction) : step.group.members;
-}
 
 // How many times nodes of the steps other than `inside` read `node`.
 int readers_outside(const Region& region, const std::vector<Step>& steps, int node, const std::vector<int>& inside) {
@@ -175,6 +170,11 @@ std::vector<int> staged_nodes(const StagedReduction& staged) {
   nodes.insert(nodes.end(), staged.between.begin(), staged.between.end());
   nodes.push_back(staged.outer);
   return nodes;
+}
+
+std::vector<int> step_nodes(const Step& step) {
+  if (step.eager) return {step.node};
+  return step.staged ? staged_nodes(step.staged_reduction) : step.group.members;
 }
 
 bool sums_in_numpy_order(const Node& node) {

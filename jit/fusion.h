@@ -69,6 +69,8 @@ struct Step {
   bool staged = false;
   StagedReduction staged_reduction;
 };
+// The region nodes a step computes, in order.
+std::vector<int> step_nodes(const Step& step);
 
 // What a backend can fuse: the class of loop `node` can be a member of
 // (groups hold nodes of one class, e.g. one vector lane width), or -1 when

@@ -69,10 +69,7 @@ std::vector<int> tiles_of(const Region& region, const std::vector<Step>& steps, 
     for (int o : steps[s].group.outputs) {
       bool inside_only = !leaves[o];
       for (std::size_t t = 0; t < steps.size() && inside_only; ++t) {
-        const std::vector<int> nodes =
-            steps[t].eager ? std::vector<int>{steps[t].node}
-                           : steps[t].staged ? staged_nodes(steps[t].staged_reduction) : steps[t].group.members;
-        for (int m : nodes) {
+        for (int m : step_nodes(steps[t])) {
           for (int a = 0; a < op_info(region.nodes[m].op).arity; ++a) {
             if (region.nodes[m].inputs[a] == o && (t < s || t > last || steps[t].eager)) inside_only = false;
           }

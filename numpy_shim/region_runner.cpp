@@ -319,7 +319,7 @@ class Runner {
       return *ignored_while_running;
     };
     std::vector<std::vector<int>> sequence;  // what each step computes, in the steps' order
-    for (const jit::Step& step : steps) sequence.push_back(nodes_of(step));
+    for (const jit::Step& step : steps) sequence.push_back(jit::step_nodes(step));
     order_by(sequence);
     int flags = 0;
     std::vector<int> raised_by(steps.size(), 0);  // per step, the flags it (or its block run) raised
@@ -422,11 +422,6 @@ class Runner {
       if (run_node(i, nullptr, ignored, true) < 0) return -1;
     }
     return 0;
-  }
-
-  std::vector<int> nodes_of(const jit::Step& step) const {
-    if (step.eager) return {step.node};
-    return step.staged ? jit::staged_nodes(step.staged_reduction) : step.group.members;
   }
 
   // What to compute again for the floating-point reports: the nodes of the
@@ -596,7 +591,7 @@ class Runner {
     std::vector<bool> seen(nodes_.size(), false);
     std::vector<int> work;
     for (std::size_t earlier = 0; earlier < step && earlier_may_rerun; ++earlier) {
-      for (int n : nodes_of(plan.steps[earlier])) work.push_back(n);
+      for (int n : jit::step_nodes(plan.steps[earlier])) work.push_back(n);
     }
     while (!work.empty()) {
       const auto n = static_cast<std::size_t>(work.back());
