@@ -93,47 +93,48 @@ struct Kernel {
   virtual ~Kernel() = default;
 };
 
-// How one loop input of a StagedReduction lies over its (K, N, J) loop:
-// how its elements for a vector of points are read, and whether it moves
-// along K and along J. Strides themselves are run-time arguments.
-struct StagedInput {
-  enum class Points { kBroadcast, kContiguous, kStrided };
-  Points points = Points::kBroadcast;
-  bool moves_outer = false;  // along K
-  bool moves_inner = false;  // along J
-};
-
-// A compiled StagedReduction (fusion.h) over `steps` steps of `points`
-// consecutive points of N: for each point, the index over K of the best
-// (argmin/argmax) value of the work between the reductions on the inner
-// sum over J of the loop's value at (k, point, j), written as int64 to
-// `labels`.
-//  inputs: each loop input at (0, the first point, 0);
-//  strides: per input, bytes along K, N and J (three entries);
-//  outer, inner: K (at least 1) and J;
-//  scratch: staged_scratch_bytes(J, inputs, points) bytes aligned to
-//  kMaxVectorBytes, the kernel's own;
-//  leaves: nullptr to add the J terms as one leaf of NumPy's pairwise sum
-//  (J at most 128), else the pairwise sum's program (pairwise_program).
-struct StagedKernel {
-  using Entry = void (*)(const char* const* inputs, const std::int64_t* strides, std::int64_t outer,
-                         std::int64_t inner, std::int64_t* labels, std::int64_t steps, char* scratch,
-                         const std::int64_t* leaves);
+// A compiled reduction chain (loop_nest.h lower_chain) over `steps` steps
+// of `points` consecutive elements of its vector dimension (the first loop
+// of its loop order): each element's result of the chain.
+//  inputs: each nest input at the step's first element, every other loop
+//         index 0;
+//  strides: per input, the bytes it moves along each loop of the loop
+//         order (loop_order.size() entries each);
+//  extents: per loop of the loop order (the vector dimension's unused);
+//  result: the first element's result, the others following it;
+//  scratch: chain_scratch_bytes of the nest, aligned to kMaxVectorBytes,
+//         the kernel's own;
+//  programs: per loop of the loop order, NumPy's pairwise program for its
+//         extent (pairwise_program, cpu_driver.h) where its level adds
+//         more than 128 operands pairwise, else nullptr.
+struct ChainKernel {
+  using Entry = void (*)(const char* const* inputs, const std::int64_t* strides, const std::int64_t* extents,
+                         char* result, std::int64_t steps, char* scratch, const std::int64_t* const* programs);
   Entry entry = nullptr;
   int points = 0;
   std::string listing;  // the generated code, for NPY_JIT_LOG=output_code
   std::vector<std::uint8_t> image;  // as Kernel::image
-  virtual ~StagedKernel() = default;
+  virtual ~ChainKernel() = default;
 };
 
-// The partial sums a StagedKernel's program keeps at once, at most: the
-// pairwise tree of any count of terms is less deep.
-constexpr int kStagedSumStack = 64;
+// The partial sums of a level's pairwise sum that a ChainKernel keeps at
+// once, at most: the pairwise tree of any count of operands is less deep.
+constexpr int kChainSumStack = 64;
 
-// The scratch memory a StagedKernel needs: the stack of partial sums and
-// J entries per input, each entry one vector of sums per point.
-inline std::int64_t staged_scratch_bytes(std::int64_t inner, std::size_t inputs, int points) {
-  return (kStagedSumStack + inner * static_cast<std::int64_t>(inputs)) * points * 8;
+// The scratch memory a ChainKernel of `points` points a step needs for the
+// nest as laid out for its run (LoopNest::run) over loops of `extents`: per
+// level that adds 8 or more operands pairwise, a stack of kChainSumStack
+// entries; per packed input, an entry for every index of its loop. An
+// entry holds one step's lanes (8 bytes a point, at most).
+inline std::int64_t chain_scratch_bytes(const LoopNest& nest, const std::vector<std::int64_t>& extents, int points) {
+  std::int64_t entries = 0;
+  for (std::size_t l = 0; l < nest.levels.size(); ++l) {
+    if (nest.reduced[l].order == ReductionOrder::kPairwise && !(nest.run.short_sums & (1u << l))) {
+      entries += kChainSumStack;
+    }
+  }
+  for (int loop : nest.run.packed_loop) entries += loop ? extents[static_cast<std::size_t>(loop)] : 0;
+  return entries * points * 8;
 }
 
 // How a nest's kernel is compiled, besides the nest itself.
@@ -158,23 +159,19 @@ class Backend {
   // The elements of one vector of the nest's kernel, and the bytes of one.
   virtual int lanes(const LoopNest& nest) const = 0;
   virtual int lane_bytes(const LoopNest& nest) const = 0;
-  // The points one step of a staged reduction over `loop` covers
-  // (StagedKernel::points), for sums of fewer than 8 terms (`short_sums`)
-  // or of any number.
-  virtual int staged_points(const Group& loop, bool short_sums) const = 0;
+  // The elements of the vector dimension one step of the chain nest's
+  // kernel covers (ChainKernel::points).
+  virtual int chain_points(const LoopNest& nest) const = 0;
   // Compiles the nest as `options` say; nullptr when it cannot after all.
   virtual std::unique_ptr<Kernel> compile(const LoopNest& nest, KernelOptions options) = 0;
-  // Compiles the staged reduction for inputs laid out as `layout` (one per
-  // loop input), its inner sums of fewer than 8 terms (`short_sums`: added
-  // one after another, a kernel that takes no program and no other J) or
-  // of any number; nullptr when it cannot.
-  virtual std::unique_ptr<StagedKernel> compile_staged(const Region& region, const StagedReduction& staged,
-                                                       const std::vector<StagedInput>& layout, bool short_sums) = 0;
+  // Compiles the nest of a reduction chain as laid out for its run
+  // (LoopNest::run); nullptr when it cannot.
+  virtual std::unique_ptr<ChainKernel> compile_chain(const LoopNest& nest) = 0;
   // A kernel of this backend from its `image` (as an earlier process kept
   // it), placed in this process's executable memory: its entry set, the
   // rest for the caller to fill in. nullptr when there is no memory.
   virtual std::unique_ptr<Kernel> place(const std::vector<std::uint8_t>& image) = 0;
-  virtual std::unique_ptr<StagedKernel> place_staged(const std::vector<std::uint8_t>& image) = 0;
+  virtual std::unique_ptr<ChainKernel> place_chain(const std::vector<std::uint8_t>& image) = 0;
 };
 
 // The x86-64 backend for this machine: host_vector_isa's kernels (512 bits

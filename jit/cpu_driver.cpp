@@ -1996,48 +1996,6 @@ int run_row_norms_of(const char* data, const Shape& shape, const std::vector<std
   return flags.load();
 }
 
-// A staged kernel's last `rem` points (fewer than a step) from point
-// `first`, on copies of the inputs that move along N whose spare points
-// repeat the last real one, so that they raise no floating-point flag of
-// their own. The copies keep each input's layout (StagedInput), which the
-// kernel was compiled for.
-void run_staged_tail(const StagedKernel& kernel, const Shape& shape, const std::vector<LoopInput>& inputs,
-                     std::int64_t first, std::int64_t rem, std::int64_t* labels, char* scratch,
-                     const std::int64_t* leaves) {
-  const std::int64_t K = shape[0], J = shape[2];
-  const std::int64_t points = kernel.points;
-  std::vector<const char*> at;
-  std::vector<std::int64_t> strides;
-  std::vector<std::vector<char>> copies(inputs.size());
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const LoopInput& in = inputs[i];
-    const std::int64_t along_k = in.strides[0], along_n = in.strides[1], along_j = in.strides[2];
-    if (along_n == 0) {
-      at.push_back(in.data);
-      strides.insert(strides.end(), {along_k, 0, along_j});
-      continue;
-    }
-    const int size = itemsize(in.dtype);
-    const std::int64_t ks = along_k ? K : 1, js = along_j ? J : 1;
-    std::vector<char>& copy = copies[i];
-    copy.resize(ks * js * points * size);
-    char* dst = copy.data();
-    for (std::int64_t k = 0; k < ks; ++k) {
-      for (std::int64_t j = 0; j < js; ++j) {
-        for (std::int64_t p = 0; p < points; ++p, dst += size) {
-          const std::int64_t point = first + std::min(p, rem - 1);
-          std::memcpy(dst, in.data + k * along_k + point * along_n + j * along_j, size);
-        }
-      }
-    }
-    at.push_back(copy.data());
-    strides.insert(strides.end(), {along_k ? js * points * size : 0, size, along_j ? points * size : 0});
-  }
-  std::vector<std::int64_t> step_labels(points);
-  kernel.entry(at.data(), strides.data(), K, J, step_labels.data(), 1, scratch, leaves);
-  std::memcpy(labels, step_labels.data(), rem * sizeof(std::int64_t));
-}
-
 // `in`'s layout over the loop without its dimensions of one element, and
 // merged where one dimension steps over the next whole.
 void merged_layout(const Shape& shape, const LoopInput& in, Shape& dims, std::vector<std::int64_t>& strides) {
@@ -2999,29 +2957,6 @@ int run_blocks(const std::vector<BlockStep>& full, const std::vector<BlockStep>&
   return failed.load() ? -1 : flags.load();
 }
 
-void orient_staged(int outer_axis, Shape& shape, std::vector<LoopInput>& inputs) {
-  if (outer_axis == 0) return;
-  std::swap(shape[0], shape[1]);
-  for (LoopInput& in : inputs) std::swap(in.strides[0], in.strides[1]);
-}
-
-std::vector<StagedInput> staged_layout(const std::vector<LoopInput>& inputs) {
-  std::vector<StagedInput> layout;
-  for (const LoopInput& input : inputs) {
-    StagedInput in;
-    const std::int64_t along_points = input.strides[1];
-    if (along_points == itemsize(input.dtype)) {
-      in.points = StagedInput::Points::kContiguous;
-    } else if (along_points != 0) {
-      in.points = StagedInput::Points::kStrided;
-    }
-    in.moves_outer = input.strides[0] != 0;
-    in.moves_inner = input.strides[2] != 0;
-    layout.push_back(in);
-  }
-  return layout;
-}
-
 namespace {
 
 void pairwise_tokens(std::int64_t n, std::vector<std::int64_t>& program) {
@@ -3045,41 +2980,152 @@ std::vector<std::int64_t> pairwise_program(std::int64_t n) {
   return program;
 }
 
-int run_staged(const StagedKernel& kernel, const Shape& shape, const std::vector<LoopInput>& inputs,
-               char* result) {
-  if (shape.size() != 3) return -1;
-  const std::int64_t K = shape[0], N = shape[1], J = shape[2];
-  if (K == 0) return -1;
-  // Kernels of 32-bit lanes count k in int32 lanes.
-  if (K > std::numeric_limits<std::int32_t>::max()) return -1;
+namespace {
+
+// A chain's inputs for the `rem` elements of its vector dimension from
+// `first` on, less than a step's, and a step of results: the kernel runs on
+// copies of the inputs that move along it, whose spare lanes repeat the
+// last real element, so that they raise no floating-point flag of their
+// own. A copy holds the input's lanes for every index of the loops it moves
+// along, side by side (its stride along the vector dimension an item),
+// which a kernel compiled for the input's reads takes at run time.
+void run_chain_tail(const ChainKernel& kernel, const std::vector<std::int64_t>& extents,
+                    const std::vector<const char*>& at, const std::vector<std::int64_t>& strides,
+                    const std::vector<DType>& dtypes, std::int64_t rem, char* results, int result_size, char* scratch,
+                    const std::int64_t* const* programs) {
+  const std::size_t loops = extents.size();
   const std::int64_t points = kernel.points;
+  std::vector<const char*> tail_at = at;
+  std::vector<std::int64_t> tail_strides = strides;
+  std::vector<std::vector<char>> copies(at.size());
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    const std::int64_t* in = &strides[i * loops];
+    if (in[0] == 0) continue;
+    const int size = itemsize(dtypes[i]);
+    std::vector<std::size_t> moving;
+    std::int64_t combos = 1;
+    for (std::size_t l = 1; l < loops; ++l) {
+      if (in[l] != 0) {
+        moving.push_back(l);
+        combos *= extents[l];
+      }
+    }
+    std::vector<char>& copy = copies[i];
+    copy.resize(static_cast<std::size_t>(combos * points * size));
+    std::vector<std::int64_t> index(moving.size(), 0);
+    char* to = copy.data();
+    for (std::int64_t c = 0; c < combos; ++c) {
+      const char* from = at[i];
+      for (std::size_t k = 0; k < moving.size(); ++k) from += index[k] * in[moving[k]];
+      for (std::int64_t p = 0; p < points; ++p, to += size) std::memcpy(to, from + std::min(p, rem - 1) * in[0], size);
+      for (std::size_t k = moving.size(); k-- > 0;) {
+        if (++index[k] < extents[moving[k]]) break;
+        index[k] = 0;
+      }
+    }
+    std::int64_t step = points * size;
+    std::int64_t* out = &tail_strides[i * loops];
+    out[0] = size;
+    for (std::size_t k = moving.size(); k-- > 0;) {
+      out[moving[k]] = step;
+      step *= extents[moving[k]];
+    }
+    tail_at[i] = copy.data();
+  }
+  std::vector<char> step_results(static_cast<std::size_t>(points * result_size));
+  kernel.entry(tail_at.data(), tail_strides.data(), extents.data(), step_results.data(), 1, scratch, programs);
+  std::memcpy(results, step_results.data(), static_cast<std::size_t>(rem * result_size));
+}
+
+}  // namespace
+
+int run_chain(const ChainKernel& kernel, const LoopNest& nest, const std::vector<LoopInput>& inputs, char* result,
+              DType result_dtype) {
+  const std::size_t loops = nest.loop_order.size();
+  const int rank = static_cast<int>(nest.domain.size());
+  std::vector<std::int64_t> extents(loops);
+  for (std::size_t l = 0; l < loops; ++l) extents[l] = nest.domain[static_cast<std::size_t>(nest.loop_order[l])];
+  // Reductions over nothing are NumPy's (to give its identity, or its error).
+  if (std::find(extents.begin() + 1, extents.end(), 0) != extents.end()) return -1;
+  for (std::size_t l = 0; l < nest.levels.size(); ++l) {
+    const Node& r = nest.body.nodes[static_cast<std::size_t>(nest.levels[l].reduction)];
+    const std::int64_t count = extents[static_cast<std::size_t>(chain_loop_of_level(nest, l))];
+    // Indices count in lanes of 32 bits in float32 kernels; a float32 mean
+    // divides by the count as NumPy does where float32 holds it exactly.
+    if (r.dtype == DType::kInt64 && count > std::numeric_limits<std::int32_t>::max()) return -1;
+    if (r.op == Op::mean && r.dtype == DType::kFloat32 && count > (std::int64_t{1} << 24)) return -1;
+  }
+  std::vector<std::vector<std::int64_t>> program_of(loops);
+  std::vector<const std::int64_t*> programs(loops, nullptr);
+  for (std::size_t l = 0; l < nest.levels.size(); ++l) {
+    if (nest.reduced[l].order != ReductionOrder::kPairwise) continue;
+    const auto loop = static_cast<std::size_t>(chain_loop_of_level(nest, l));
+    program_of[loop] = pairwise_program(extents[loop]);
+    if (!program_of[loop].empty()) programs[loop] = program_of[loop].data();
+  }
   std::vector<std::int64_t> strides;
-  for (const LoopInput& in : inputs) strides.insert(strides.end(), in.strides.begin(), in.strides.end());
-  const std::vector<std::int64_t> program = pairwise_program(J);
-  const std::int64_t* leaves = program.empty() ? nullptr : program.data();
-  const std::size_t scratch_bytes = static_cast<std::size_t>(staged_scratch_bytes(J, inputs.size(), kernel.points));
+  std::vector<DType> dtypes;
+  for (const LoopInput& in : inputs) {
+    for (int d : nest.loop_order) strides.push_back(in.strides[static_cast<std::size_t>(d)]);
+    dtypes.push_back(in.dtype);
+  }
+  const int vector_dim = nest.loop_order[0];
+  std::vector<int> outer_dims;  // the other dimensions every level keeps, outside the kernel
+  for (int d = 0; d < rank; ++d) {
+    if (std::find(nest.loop_order.begin(), nest.loop_order.end(), d) == nest.loop_order.end()) outer_dims.push_back(d);
+  }
+  const int result_size = itemsize(result_dtype);
+  // The result is C-contiguous over the kept dimensions, the vector
+  // dimension innermost.
+  std::vector<std::int64_t> result_strides(outer_dims.size());
+  std::int64_t outer = 1;
+  for (std::size_t k = outer_dims.size(); k-- > 0;) {
+    result_strides[k] = result_size * nest.domain[static_cast<std::size_t>(vector_dim)] * outer;
+    outer *= nest.domain[static_cast<std::size_t>(outer_dims[k])];
+  }
+  const std::int64_t N = nest.domain[static_cast<std::size_t>(vector_dim)];
+  if (N == 0 || outer == 0) return 0;
+  const std::int64_t points = kernel.points;
+  const auto scratch_bytes = static_cast<std::size_t>(chain_scratch_bytes(nest, extents, kernel.points));
+  if (scratch_bytes > kMaxChainScratchBytes) return -1;
   const std::int64_t spans = (N + kSpan - 1) / kSpan;
-  const int threads = threads_for(K * N * J);
+  std::int64_t work = outer * N;
+  for (std::size_t l = 1; l < loops; ++l) work *= extents[l];
+  const int threads = threads_for(work);
   std::atomic<int> flags{0};
   on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);
     std::vector<const char*> at(inputs.size());
     const std::unique_ptr<char, decltype(&std::free)> scratch(
-        static_cast<char*>(std::aligned_alloc(kMaxVectorBytes, (scratch_bytes + kMaxVectorBytes - 1) /
-                                                                   kMaxVectorBytes * kMaxVectorBytes)),
+        static_cast<char*>(std::aligned_alloc(kMaxVectorBytes, (scratch_bytes + kMaxVectorBytes) / kMaxVectorBytes *
+                                                                   kMaxVectorBytes)),
         &std::free);
+    std::vector<std::int64_t> index(outer_dims.size());
 #pragma omp for schedule(static)
-    for (std::int64_t span = 0; span < spans; ++span) {
-      const std::int64_t lo = span * kSpan;
+    for (std::int64_t item = 0; item < outer * spans; ++item) {
+      const std::int64_t lo = item % spans * kSpan;
       const std::int64_t n = std::min(N, lo + kSpan) - lo;
+      char* results = result + lo * result_size;
+      std::int64_t rest = item / spans;
+      for (std::size_t k = outer_dims.size(); k-- > 0;) {
+        const std::int64_t extent = nest.domain[static_cast<std::size_t>(outer_dims[k])];
+        index[k] = rest % extent;
+        rest /= extent;
+        results += index[k] * result_strides[k];
+      }
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        at[i] = inputs[i].data + lo * strides[i * loops];
+        for (std::size_t k = 0; k < outer_dims.size(); ++k) {
+          at[i] += index[k] * inputs[i].strides[static_cast<std::size_t>(outer_dims[k])];
+        }
+      }
       const std::int64_t steps = n / points;
-      for (std::size_t i = 0; i < inputs.size(); ++i) at[i] = inputs[i].data + lo * inputs[i].strides[1];
-      auto* labels = reinterpret_cast<std::int64_t*>(result) + lo;
-      if (steps) kernel.entry(at.data(), strides.data(), K, J, labels, steps, scratch.get(), leaves);
+      if (steps) kernel.entry(at.data(), strides.data(), extents.data(), results, steps, scratch.get(), programs.data());
       const std::int64_t rem = n - steps * points;
       if (rem) {
-        run_staged_tail(kernel, shape, inputs, lo + steps * points, rem, labels + steps * points, scratch.get(),
-                        leaves);
+        for (std::size_t i = 0; i < inputs.size(); ++i) at[i] += steps * points * strides[i * loops];
+        run_chain_tail(kernel, extents, at, strides, dtypes, rem, results + steps * points * result_size, result_size,
+                       scratch.get(), programs.data());
       }
     }
     flags.fetch_or(std::fetestexcept(kFpFlags));

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "jit/backend.h"
-#include "jit/staged.h"
+#include "jit/loop_nest.h"
 
 namespace npy::jit {
 
@@ -263,25 +263,24 @@ struct BlockStep {
 int run_blocks(const std::vector<BlockStep>& full, const std::vector<BlockStep>& last, std::int64_t rows,
                std::int64_t block_rows, const std::vector<std::int64_t>& tile_bytes);
 
-// Puts a staged reduction's loop (StagedReduction::outer_axis) in the
-// order its kernel takes, (K, N, J): K the dim the outer reduction runs
-// along, N the points.
-void orient_staged(int outer_axis, Shape& shape, std::vector<LoopInput>& inputs);
-
-// How each input of a staged reduction over (K, N, J) lies: which of its
-// strides are zero, and whether its points lie one item apart.
-std::vector<StagedInput> staged_layout(const std::vector<LoopInput>& inputs);
-
-// NumPy's pairwise sum of n terms as a StagedKernel's program: in postfix
+// NumPy's pairwise sum of n terms as a ChainKernel's program: in postfix
 // order, each leaf's length and a 0 for each addition of two partial sums,
 // then -1. Empty for at most 128 terms, which are one leaf.
 std::vector<std::int64_t> pairwise_program(std::int64_t n);
 
-// Runs a staged reduction's kernel over `shape` (K, N, J), N cut into spans
-// on OpenMP threads: writes the outer reduction's index for each of the N
-// points to `result` (int64). Returns the floating-point flags raised, or
-// -1 when it cannot run it at all (no K).
-int run_staged(const StagedKernel& kernel, const Shape& shape, const std::vector<LoopInput>& inputs,
-               char* result);
+// The most scratch memory a thread's chain kernel may have
+// (chain_scratch_bytes): beyond it, packed inputs would not stay in the
+// caches anyway.
+inline constexpr std::size_t kMaxChainScratchBytes = std::size_t{64} << 20;
+
+// Runs a reduction chain's kernel over its nest's domain (LoopNest::run as
+// the kernel was compiled for), `inputs` with strides along the domain:
+// the vector dimension cut into spans on OpenMP threads, and the other
+// dimensions every level keeps. Writes the chain's result (`result_dtype`,
+// C-contiguous over the kept dimensions) to `result`. Returns the
+// floating-point flags raised, or -1 when it cannot run it (a reduction
+// over nothing, counts its lanes cannot hold, too much scratch memory).
+int run_chain(const ChainKernel& kernel, const LoopNest& nest, const std::vector<LoopInput>& inputs, char* result,
+              DType result_dtype);
 
 }  // namespace npy::jit

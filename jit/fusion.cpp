@@ -28,7 +28,7 @@ int readers_outside(const Region& region, const std::vector<Step>& steps, int no
   return count;
 }
 
-// A 0-d input: a value element-wise work between two staged reductions may read.
+// A 0-d input: a value element-wise work between two levels of a reduction chain may read.
 bool is_constant_input(const Node& node) { return node.op == Op::input && node.shape.empty(); }
 
 // A float op of one of NumPy's own loops that reads a stepped input
@@ -44,118 +44,201 @@ bool elementwise(const Node& node) {
   return kind == OpKind::kUnary || kind == OpKind::kBinary || kind == OpKind::kTernary;
 }
 
-// The StagedReduction whose outer reduction is `outer`, when the nodes it
-// takes are used by nothing else and the steps that compute them compute
-// nothing else; `first` and `last` get the first and last of those steps.
-bool find_staged(const Region& region, const std::vector<bool>& leaves, const std::vector<Step>& steps, int outer,
-                 StagedReduction& staged, std::size_t& first, std::size_t& last) {
-  const Node& o = region.nodes[outer];
-  if (!gives_index(o.op) || o.keepdims) return false;
-  if (region.nodes[o.inputs[0]].shape.size() != 2 || (o.axes != 1u && o.axes != 2u)) return false;
-  auto private_value = [&](int node) { return !leaves[node] && readers_outside(region, steps, node, {}) == 1; };
-  std::vector<int> between;
-  int value = o.inputs[0];
-  // (A power's exponent decides its code, and kernels are keyed by the
-  // loop's exponents alone: none between.)
-  while (elementwise(region.nodes[value]) && region.nodes[value].op != Op::power &&
-         is_float(region.nodes[value].dtype) && private_value(value)) {
-    const Node& n = region.nodes[value];
-    int from = -1;
-    for (int a = 0; a < op_info(n.op).arity; ++a) {
-      if (is_constant_input(region.nodes[n.inputs[a]])) continue;
-      if (from >= 0) return false;
-      from = n.inputs[a];
-    }
-    if (from < 0) return false;
-    between.insert(between.begin(), value);
-    value = from;
+// A reduction a chain may take as one of its levels: over one axis, not
+// keeping it, of float values of its own type (argmin and argmax: any float
+// operand); float min and max only over other than their operand's last
+// axis, where NumPy folds their operands one by one in order (along the
+// last, its own loop's lanes decide which of equal values it keeps).
+bool chain_level_reduction(const Region& region, const Node& node, bool outermost) {
+  const OpKind kind = op_info(node.op).kind;
+  if ((kind != OpKind::kReduce && kind != OpKind::kNorm) || node.keepdims) return false;
+  if (node.axes == 0 || (node.axes & (node.axes - 1)) != 0) return false;
+  const Node& operand = region.nodes[static_cast<std::size_t>(node.inputs[0])];
+  if (!is_float(operand.dtype) || operand.shape.size() < 2) return false;
+  const int rank = static_cast<int>(operand.shape.size());
+  const bool along_last = node.axes == 1u << (rank - 1);
+  if (kind == OpKind::kNorm) return node.dtype == operand.dtype && node.compute == operand.dtype;
+  switch (op_info(node.op).combine) {
+    case Combine::kArgMin:
+    case Combine::kArgMax: return outermost && node.compute == operand.dtype;
+    case Combine::kMin:
+    case Combine::kMax:
+      if (along_last) return false;
+      [[fallthrough]];
+    case Combine::kAdd:
+    case Combine::kMultiply: return node.dtype == operand.dtype && node.compute == operand.dtype;
+    default: return false;
   }
-  const Node& inner = region.nodes[value];
-  const bool inner_ok = (inner.op == Op::norm || inner.op == Op::sum) && is_float(inner.dtype) && !inner.keepdims &&
-                        inner.axes == 4u && region.nodes[inner.inputs[0]].shape.size() == 3 &&
-                        inner.dtype == region.nodes[inner.inputs[0]].dtype && private_value(value);
-  if (!inner_ok || !private_value(inner.inputs[0])) return false;
-  const int loop_value = inner.inputs[0];
-  std::vector<int> chain = between;
-  chain.push_back(value);
-  chain.push_back(outer);
-  // The step of the loop, then the steps of the chain, one after another
-  // (the staged step takes their place, and runs where the last one ran).
-  std::size_t loop_step = steps.size();
-  std::vector<std::size_t> taken;
-  for (std::size_t s = 0; s < steps.size(); ++s) {
-    const std::vector<int> nodes = step_nodes(steps[s]);
-    const bool has_loop = !steps[s].eager && contains(nodes, loop_value);
-    bool has_chain = false;
-    for (int n : nodes) has_chain = has_chain || contains(chain, n);
-    if (!has_loop && !has_chain) continue;
-    if (has_loop) loop_step = s;
-    taken.push_back(s);
-    for (int n : nodes) {
-      if (contains(chain, n)) continue;
-      // Besides the chain, a step holds only the loop's element-wise
-      // members, which nothing else reads.
-      const OpKind kind = op_info(region.nodes[n].op).kind;
-      if (!has_loop || !(elementwise(region.nodes[n]) || kind == OpKind::kCast) || leaves[n] ||
-          (n != loop_value && readers_outside(region, steps, n, nodes) > 0)) {
-        return false;
-      }
-    }
+}
+
+// Whether a chain's kernel beats its steps run apart, arrays taken as laid
+// out in C order (a run of another layout that the kernel would read worse
+// runs its nodes through NumPy): its vector dimension is long enough
+// (kMinChainLanes), and every input whose lanes lie apart in memory moves
+// along one of the levels' loops at most, so that its elements are
+// gathered once per step (packed) rather than again at each index of an
+// outer loop.
+bool chain_pays(const Region& region, const ReductionChain& chain) {
+  const Shape& domain = chain.loop.shape;
+  const int vector_dim = chain_vector_dim(region, chain);
+  if (vector_dim < 0 || domain[static_cast<std::size_t>(vector_dim)] < kMinChainLanes) return false;
+  const std::vector<int> loops = chain_level_dims(region, chain);
+  for (int in : chain.loop.inputs) {
+    const Shape& shape = region.nodes[static_cast<std::size_t>(in)].shape;
+    const std::size_t offset = domain.size() - shape.size();
+    auto extent = [&](int d) { return static_cast<std::size_t>(d) < offset ? 1 : shape[d - offset]; };
+    std::int64_t stride = 1;  // along the vector dimension, in elements, in C order
+    for (std::size_t d = static_cast<std::size_t>(vector_dim) + 1; d < domain.size(); ++d) stride *= extent(static_cast<int>(d));
+    if (extent(vector_dim) == 1 || stride == 1) continue;
+    int moving = 0;
+    for (int d : loops) moving += extent(d) > 1;
+    if (moving > 1) return false;
   }
-  if (taken.empty() || loop_step != taken.front() || taken.back() - taken.front() + 1 != taken.size()) return false;
-  first = taken.front();
-  last = taken.back();
-  const Group& g = steps[loop_step].group;
-  if (g.shape.size() != 3) return false;
-  staged.loop = Group{};
-  staged.loop.shape = g.shape;
-  staged.loop.fuse_class = g.fuse_class;
-  staged.loop.quiet = true;
-  for (int m : g.members) {
-    if (contains(chain, m)) continue;
-    staged.loop.members.push_back(m);
-    staged.loop.quiet = staged.loop.quiet && op_info(region.nodes[m].op).quiet;
-  }
-  staged.loop.inputs = g.inputs;
-  for (int b : between) {
-    for (int a = 0; a < op_info(region.nodes[b].op).arity; ++a) {
-      const int in = region.nodes[b].inputs[a];
-      if (is_constant_input(region.nodes[in]) && !contains(staged.loop.inputs, in)) staged.loop.inputs.push_back(in);
-    }
-  }
-  staged.loop.outputs = {loop_value};
-  staged.inner = value;
-  staged.between = std::move(between);
-  staged.outer = outer;
-  staged.outer_axis = o.axes == 1u ? 0 : 1;
   return true;
 }
 
-// Replaces the steps of each StagedReduction (find_staged) by one step,
-// where its outer reduction's step was.
-std::vector<Step> stage_reductions(const Region& region, const std::vector<bool>& leaves, std::vector<Step> steps) {
-  for (std::size_t s = 0; s < steps.size(); ++s) {
-    for (int node : step_nodes(steps[s])) {
-      StagedReduction staged;
-      std::size_t first = 0, last = 0;
-      if (!find_staged(region, leaves, steps, node, staged, first, last) || last != s) continue;
-      Step step;
-      step.staged = true;
-      step.staged_reduction = std::move(staged);
-      std::vector<Step> out(std::make_move_iterator(steps.begin()), std::make_move_iterator(steps.begin() + first));
-      for (std::size_t t = first; t <= last; ++t) {
-        bool in_chain = t == first;
-        for (int n : step_nodes(steps[t])) {
-          in_chain = in_chain || n == step.staged_reduction.inner || n == step.staged_reduction.outer ||
-                     contains(step.staged_reduction.between, n);
-        }
-        if (!in_chain) out.push_back(std::move(steps[t]));
+// The ReductionChain whose outermost reduction is `outer`, when the nodes
+// it takes are used by nothing else and the steps that compute them compute
+// nothing else; `first` and `last` get the first and last of those steps.
+bool find_chain(const Region& region, const std::vector<bool>& leaves, const std::vector<Step>& steps, int outer,
+                ReductionChain& chain, std::size_t& first, std::size_t& last) {
+  auto private_value = [&](int node) { return !leaves[node] && readers_outside(region, steps, node, {}) == 1; };
+  if (!chain_level_reduction(region, region.nodes[outer], true)) return false;
+  std::vector<ChainLevel> levels;  // outermost first, until reversed
+  std::vector<int> chain_members;  // every node of the levels
+  int reduction = outer;
+  DType lanes = region.nodes[region.nodes[outer].inputs[0]].dtype;
+  // Walking down from the outermost reduction: the element-wise work found
+  // below a level's reduction is on the result of the level below it.
+  std::vector<int> between_below;
+  while (true) {
+    ChainLevel level;
+    level.reduction = reduction;
+    level.between = std::move(between_below);
+    chain_members.push_back(reduction);
+    chain_members.insert(chain_members.end(), level.between.begin(), level.between.end());
+    levels.push_back(std::move(level));
+    const int operand = region.nodes[reduction].inputs[0];
+    // Element-wise work on one value and constants, down to a reduction of
+    // the level below, lies between the levels; otherwise the reduction's
+    // operand is the chain's value, computed by the loop. (A power's
+    // exponent decides its code, and kernels are keyed by the loop's
+    // exponents alone: none between.)
+    int value = operand;
+    std::vector<int> between;
+    while (elementwise(region.nodes[value]) && region.nodes[value].op != Op::power &&
+           region.nodes[value].dtype == lanes && region.nodes[value].compute == lanes && private_value(value)) {
+      const Node& n = region.nodes[value];
+      int from = -1;
+      for (int a = 0; a < op_info(n.op).arity && from != -2; ++a) {
+        if (is_constant_input(region.nodes[n.inputs[a]])) continue;
+        from = from >= 0 ? -2 : n.inputs[a];
       }
+      if (from < 0) break;
+      between.insert(between.begin(), value);
+      value = from;
+    }
+    const Node& below = region.nodes[value];
+    if (chain_level_reduction(region, below, false) && region.nodes[below.inputs[0]].dtype == lanes &&
+        private_value(value)) {
+      between_below = std::move(between);
+      reduction = value;
+      continue;
+    }
+    if (levels.size() < 2 || region.nodes[operand].dtype != lanes) return false;
+    chain.value = operand;
+    break;
+  }
+  std::reverse(levels.begin(), levels.end());
+  // The steps that compute the chain's nodes, and the loop's step: the one
+  // whose fused loop computes the chain's value and, besides nodes of the
+  // chain, only element-wise members that nothing else reads (their values
+  // are computed again in the chain's loop, not kept). A value computed
+  // otherwise is read from memory.
+  std::size_t loop_step = steps.size();
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    if (steps[s].eager || steps[s].chain || !contains(steps[s].group.members, chain.value)) continue;
+    const std::vector<int>& nodes = steps[s].group.members;
+    bool loop_only = private_value(chain.value);
+    for (int n : nodes) {
+      if (contains(chain_members, n)) continue;
+      const OpKind kind = op_info(region.nodes[n].op).kind;
+      loop_only = loop_only && (elementwise(region.nodes[n]) || kind == OpKind::kCast) && !leaves[n] &&
+                  (n == chain.value || readers_outside(region, steps, n, nodes) == 0);
+    }
+    if (loop_only) loop_step = s;
+  }
+  std::vector<std::size_t> taken;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const std::vector<int> nodes = step_nodes(steps[s]);
+    bool has_chain = false;
+    for (int n : nodes) has_chain = has_chain || contains(chain_members, n);
+    if (s != loop_step && !has_chain) continue;
+    if (steps[s].chain) return false;
+    for (int n : nodes) {
+      if (s != loop_step && !contains(chain_members, n)) return false;
+    }
+    taken.push_back(s);
+  }
+  if (taken.empty() || taken.back() - taken.front() + 1 != taken.size()) return false;
+  if (loop_step != steps.size() && loop_step != taken.front()) return false;
+  first = taken.front();
+  last = taken.back();
+  chain.loop = Group{};
+  chain.loop.shape = region.nodes[chain.value].shape;
+  chain.loop.quiet = true;
+  if (loop_step != steps.size()) {
+    const Group& g = steps[loop_step].group;
+    chain.loop.fuse_class = g.fuse_class;
+    for (int m : g.members) {
+      if (contains(chain_members, m)) continue;
+      chain.loop.members.push_back(m);
+      chain.loop.quiet = chain.loop.quiet && op_info(region.nodes[m].op).quiet;
+    }
+    // What the members read from memory, in the region as recorded (the
+    // group's inputs are its kernel's: a fold's accumulator among them).
+    for (int m : chain.loop.members) {
+      const Node& n = region.nodes[m];
+      for (int a = 0; a < op_info(n.op).arity; ++a) {
+        const int in = n.inputs[a];
+        if (!contains(chain.loop.members, in) && !contains(chain.loop.inputs, in)) chain.loop.inputs.push_back(in);
+      }
+    }
+  } else {
+    chain.loop.fuse_class = -1;  // no fused loop: the backend lays the chain out by its values' type
+    chain.loop.inputs.push_back(chain.value);
+  }
+  for (const ChainLevel& level : levels) {
+    for (int b : level.between) {
+      for (int a = 0; a < op_info(region.nodes[b].op).arity; ++a) {
+        const int in = region.nodes[b].inputs[a];
+        if (is_constant_input(region.nodes[in]) && !contains(chain.loop.inputs, in)) chain.loop.inputs.push_back(in);
+      }
+    }
+  }
+  chain.loop.outputs = {chain.value};
+  chain.levels = std::move(levels);
+  return chain_pays(region, chain);
+}
+
+// Replaces the steps of each ReductionChain (find_chain) by one step, where
+// its outermost reduction's step was: the longest chains first (a chain's
+// outermost reduction runs after the levels inside it).
+std::vector<Step> chain_reductions(const Region& region, const std::vector<bool>& leaves, std::vector<Step> steps) {
+  for (std::size_t s = steps.size(); s-- > 0;) {
+    const std::vector<int> nodes = step_nodes(steps[s]);
+    for (auto node = nodes.rbegin(); node != nodes.rend(); ++node) {
+      ReductionChain chain;
+      std::size_t first = 0, last = 0;
+      if (!find_chain(region, leaves, steps, *node, chain, first, last) || last != s) continue;
+      Step step;
+      step.chain = true;
+      step.reduction_chain = std::move(chain);
+      std::vector<Step> out(std::make_move_iterator(steps.begin()), std::make_move_iterator(steps.begin() + first));
       out.push_back(std::move(step));
-      const std::size_t next = out.size();
       for (std::size_t t = last + 1; t < steps.size(); ++t) out.push_back(std::move(steps[t]));
       steps = std::move(out);
-      s = next - 1;
+      s = first;
       break;
     }
   }
@@ -164,17 +247,42 @@ std::vector<Step> stage_reductions(const Region& region, const std::vector<bool>
 
 }  // namespace
 
-std::vector<int> staged_nodes(const StagedReduction& staged) {
-  std::vector<int> nodes = staged.loop.members;
-  nodes.push_back(staged.inner);
-  nodes.insert(nodes.end(), staged.between.begin(), staged.between.end());
-  nodes.push_back(staged.outer);
+std::vector<int> chain_level_dims(const Region& region, const ReductionChain& chain) {
+  // Each level's axis is one of its operand's dimensions, which are the
+  // domain's that the levels below it kept.
+  std::vector<int> kept(chain.loop.shape.size());
+  for (std::size_t d = 0; d < kept.size(); ++d) kept[d] = static_cast<int>(d);
+  std::vector<int> dims;
+  for (const ChainLevel& level : chain.levels) {
+    const std::uint32_t axes = region.nodes[static_cast<std::size_t>(level.reduction)].axes;
+    std::size_t axis = 0;
+    while (!(axes & (1u << axis))) ++axis;
+    dims.push_back(kept[axis]);
+    kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(axis));
+  }
+  return dims;
+}
+
+int chain_vector_dim(const Region& region, const ReductionChain& chain) {
+  const std::vector<int> levels = chain_level_dims(region, chain);
+  for (int d = static_cast<int>(chain.loop.shape.size()); d-- > 0;) {
+    if (std::find(levels.begin(), levels.end(), d) == levels.end()) return d;
+  }
+  return -1;
+}
+
+std::vector<int> chain_nodes(const ReductionChain& chain) {
+  std::vector<int> nodes = chain.loop.members;
+  for (const ChainLevel& level : chain.levels) {
+    nodes.push_back(level.reduction);
+    nodes.insert(nodes.end(), level.between.begin(), level.between.end());
+  }
   return nodes;
 }
 
 std::vector<int> step_nodes(const Step& step) {
   if (step.eager) return {step.node};
-  return step.staged ? staged_nodes(step.staged_reduction) : step.group.members;
+  return step.chain ? chain_nodes(step.reduction_chain) : step.group.members;
 }
 
 bool sums_in_numpy_order(const Node& node) {
@@ -278,7 +386,7 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
     const int operand = node.inputs[0];
     std::fill(computed.begin(), computed.end(), 0);
     for (Step& step : steps) {
-      if (!step.eager && !step.staged && step.group.shape == loop && classes_meet(step.group.fuse_class, cls) &&
+      if (!step.eager && !step.chain && step.group.shape == loop && classes_meet(step.group.fuse_class, cls) &&
           may_take_reduction(step.group, node, reduced) && same_line(step.group, node_index) &&
           (region.nodes[operand].op == Op::input || computed[operand] ||
            (contains(step.group.members, operand) && !reads_result(step.group, operand)))) {
@@ -425,7 +533,7 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
       if (used_outside) g.outputs.push_back(m);
     }
   }
-  return stage_reductions(region, leaves, std::move(steps));
+  return chain_reductions(region, leaves, std::move(steps));
 }
 
 }  // namespace npy::jit

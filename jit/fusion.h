@@ -39,35 +39,49 @@ struct Group {
   bool quiet = false;           // every member is quiet (OpInfo::quiet)
 };
 
-// A reduction over one axis of a reduction over the last axis of an
-// element-wise loop of rank 3, with element-wise work between the two, as
-// in k-means' labels in any of their spellings:
+// A chain of reductions, each over one axis of the value before it, with
+// element-wise work between them, computed in one loop nest (loop_nest.h,
+// lower_chain) whose vector lanes run along a dimension every reduction
+// keeps, so that no intermediate result is ever written out: k-means'
+// labels in any of their spellings,
 //   argmin(norm(X - means[:, None], axis=2), axis=0)
 //   argmin(((X[:, None] - means[None]) ** 2).sum(2), 1)
 //   sqrt(((X - means[:, None]) ** 2).sum(2)).argmin(0)
-// It runs along the dimension the outer reduction keeps (the points), span
-// by span, keeping for each point the inner reduction's running sum (added
-// in NumPy's pairwise order) and the outer one's best value and index, so
-// that neither intermediate is ever written out.
-struct StagedReduction {
-  Group loop;      // the element-wise part over the loop's 3 dims; one output, `loop.outputs[0]`
-  int inner = -1;  // norm or float sum over the last dim
-  // Element-wise nodes on the inner result, in order, each reading the
-  // inner result, an earlier one of them or a constant (a loop input);
-  // the last one's value (or the inner result's, without any) is reduced.
-  std::vector<int> between;
-  int outer = -1;       // argmin or argmax over one dim of that value
-  int outer_axis = 0;   // the loop dim the outer reduction runs along (0 or 1); the other is the points'
+// and any other reduction of a reduction (x.sum(2).max(1), a mean over one
+// axis of a norm over another, three levels and more).
+struct ChainLevel {
+  int reduction = -1;        // a reduction or norm over one axis of the level's operand
+  std::vector<int> between;  // element-wise nodes on its result, in order: the next level's operand
 };
-// The region nodes a StagedReduction computes.
-std::vector<int> staged_nodes(const StagedReduction& staged);
+struct ReductionChain {
+  // The element-wise loop whose value (`value`) the innermost reduction
+  // reads, over the chain's domain; no members where that value is a
+  // region input or an earlier step's. `loop.inputs` also holds what the
+  // nodes between the levels read besides the chain.
+  Group loop;
+  int value = -1;
+  std::vector<ChainLevel> levels;  // innermost first; the last one's reduction is the chain's result
+};
+// The region nodes a ReductionChain computes, in order.
+std::vector<int> chain_nodes(const ReductionChain& chain);
+// The dimension of the chain's domain (its loop's shape) that each level
+// reduces, innermost first, and the last one every level keeps: the
+// dimension the chain's vector lanes run along.
+std::vector<int> chain_level_dims(const Region& region, const ReductionChain& chain);
+int chain_vector_dim(const Region& region, const ReductionChain& chain);
+// The fewest elements of the vector dimension a chain runs over: fewer,
+// and a kernel's last partial step (run on copies of the inputs) would cost
+// more than the chain saves.
+constexpr std::int64_t kMinChainLanes = 64;
+// The reduction whose result the chain leaves: its last level's.
+inline int chain_result(const ReductionChain& chain) { return chain.levels.back().reduction; }
 
 struct Step {
   bool eager = false;
   int node = -1;  // eager: the node
   Group group;    // a fused loop
-  bool staged = false;
-  StagedReduction staged_reduction;
+  bool chain = false;
+  ReductionChain reduction_chain;  // chain: the loop nest of reductions it computes
 };
 // The region nodes a step computes, in order.
 std::vector<int> step_nodes(const Step& step);

@@ -63,7 +63,7 @@ StoredCode stored_form(const Kernel& kernel) {
   return {kernel.image, facts};
 }
 
-StoredCode stored_form(const StagedKernel& kernel) { return {kernel.image, {kernel.points}}; }
+StoredCode stored_form(const ChainKernel& kernel) { return {kernel.image, {kernel.points}}; }
 
 namespace {
 
@@ -101,9 +101,9 @@ void from_stored_form(Backend& backend, const StoredCode& stored, const Kernel& 
   }
 }
 
-void from_stored_form(Backend& backend, const StoredCode& stored, const StagedKernel& expected,
-                      std::unique_ptr<StagedKernel>& kernel) {
-  if (stored.facts.size() == 1 && stored.facts[0] == expected.points) kernel = backend.place_staged(stored.code);
+void from_stored_form(Backend& backend, const StoredCode& stored, const ChainKernel& expected,
+                      std::unique_ptr<ChainKernel>& kernel) {
+  if (stored.facts.size() == 1 && stored.facts[0] == expected.points) kernel = backend.place_chain(stored.code);
   if (!kernel) {
     note_stored_code_rejected();
     return;
@@ -143,6 +143,17 @@ std::shared_ptr<const Kernel> kernel_for(Backend& backend, const LoopNest& nest,
   return cached_code(
       cache, backend, key, expected, [&] { return backend.compile(nest, options); },
       [](const Kernel& k) { return std::to_string(k.lanes) + " lanes"; });
+}
+
+std::shared_ptr<const ChainKernel> chain_kernel_for(Backend& backend, const LoopNest& nest) {
+  static CodeCache<ChainKernel> cache;
+  const std::string key = std::string(backend.name()) + "|chain|p" + std::to_string(backend.chain_points(nest)) +
+                          "|" + nest_key(nest);
+  ChainKernel expected;  // what the key fixes of the kernel
+  expected.points = backend.chain_points(nest);
+  return cached_code(
+      cache, backend, key, expected, [&] { return backend.compile_chain(nest); },
+      [](const ChainKernel& k) { return std::to_string(k.points) + " points a step"; });
 }
 
 }  // namespace npy::jit

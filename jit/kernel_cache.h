@@ -21,7 +21,12 @@ namespace npy::jit {
 // backend cannot). Counts kernels compiled and reused and compile time.
 std::shared_ptr<const Kernel> kernel_for(Backend& backend, const LoopNest& nest, KernelOptions options);
 
-// What kernel_for and compile_staged (staged.h) share: counts a reuse.
+// The kernel for the nest of a reduction chain as laid out for its run
+// (LoopNest::run), compiling it on first use (nullptr when the backend
+// cannot).
+std::shared_ptr<const ChainKernel> chain_kernel_for(Backend& backend, const LoopNest& nest);
+
+// Counts a reuse of a kernel cached_code found.
 void note_kernel_reused();
 // Counts a compilation and its time; logs the code (NPY_JIT_LOG=output_code)
 // when there is some. `shape` says how much one step covers ("4 lanes").
@@ -38,16 +43,16 @@ bool uses_disk_cache();
 // What the disk cache keeps of a kernel of either kind (its image and the
 // facts that say how to call it), and a kernel made again from that.
 // `expected` holds what the key fixes (a Kernel's lanes, lane bytes and
-// options, a StagedKernel's points): stored facts that differ from it or
+// options, a ChainKernel's points): stored facts that differ from it or
 // are out of range, which only a damaged or forged file has, leave
 // `kernel` nullptr and count as jit.disk_cache_rejected, as does code the
 // backend cannot place (a malformed image, or no executable memory left).
 StoredCode stored_form(const Kernel& kernel);
-StoredCode stored_form(const StagedKernel& kernel);
+StoredCode stored_form(const ChainKernel& kernel);
 void from_stored_form(Backend& backend, const StoredCode& stored, const Kernel& expected,
                       std::unique_ptr<Kernel>& kernel);
-void from_stored_form(Backend& backend, const StoredCode& stored, const StagedKernel& expected,
-                      std::unique_ptr<StagedKernel>& kernel);
+void from_stored_form(Backend& backend, const StoredCode& stored, const ChainKernel& expected,
+                      std::unique_ptr<ChainKernel>& kernel);
 
 // Kernels one cache keeps at most: a program that makes ever new kernels
 // (an op sequence of its own in every iteration) starts over rather than

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <sstream>
 
 #include "jit/fold.h"
@@ -108,7 +109,7 @@ ReductionOrder LoopNest::order_of(int statement) const {
 std::vector<std::uint32_t> folded_axes(const Region& region, const std::vector<Step>& steps) {
   std::vector<std::uint32_t> axes(region.nodes.size(), 0);
   for (const Step& step : steps) {
-    if (step.eager || step.staged) continue;
+    if (step.eager || step.chain) continue;
     for (const Fold& fold : step.group.folds) {
       axes[static_cast<std::size_t>(fold.node)] = fold.axes;
       axes[static_cast<std::size_t>(fold.accumulator)] = fold.axes;
@@ -174,6 +175,121 @@ LoopNest lower_group(const Region& region, const Group& group, const std::vector
   return nest;
 }
 
+LoopNest lower_chain(const Region& region, const ReductionChain& chain) {
+  const Shape& domain = chain.loop.shape;
+  LoopNest nest;
+  nest.domain = domain;
+  nest.fuse_class = chain.loop.fuse_class;
+  std::map<int, int> local;
+  auto add = [&](int node, std::uint32_t dims, Placement placement) {
+    Node n = region.nodes[static_cast<std::size_t>(node)];
+    for (int a = 0; a < op_info(n.op).arity; ++a) n.inputs[a] = local.at(n.inputs[a]);
+    const int at = nest.body.add(n);
+    local[node] = at;
+    nest.origin.push_back(node);
+    nest.placement.push_back(placement);
+    nest.dims.push_back(dims);
+    return at;
+  };
+  for (int in : chain.loop.inputs) {
+    Node node = region.nodes[static_cast<std::size_t>(in)];
+    node.inputs[0] = node.inputs[1] = node.inputs[2] = -1;
+    if (node.op != Op::input) {  // a value an earlier step computed: read as a buffer here
+      node.op = Op::input;
+      node.axes = 0;
+      node.keepdims = false;
+    }
+    const std::uint32_t moves = node.is_scalar_constant ? 0 : broadcast_moves(node.shape, domain);
+    local[in] = nest.body.add(node);
+    nest.inputs.push_back(local[in]);
+    nest.origin.push_back(in);
+    nest.placement.push_back(node.is_scalar_constant ? Placement::kRegister : Placement::kMemory);
+    nest.moves.push_back(moves);
+    nest.dims.push_back(moves);
+  }
+  nest.broadcast_inner.assign(nest.inputs.size(), false);
+  auto operand_dims = [&](const Node& n) {
+    std::uint32_t dims = 0;
+    for (int a = 0; a < op_info(n.op).arity; ++a) dims |= nest.dims[static_cast<std::size_t>(local.at(n.inputs[a]))];
+    return dims;
+  };
+  for (int m : chain.loop.members) {
+    const int at = add(m, operand_dims(region.nodes[static_cast<std::size_t>(m)]), Placement::kRegister);
+    nest.members.push_back(at);
+  }
+  nest.value = local.at(chain.value);
+  const std::vector<int> level_dims = chain_level_dims(region, chain);
+  for (std::size_t l = 0; l < chain.levels.size(); ++l) {
+    const ChainLevel& level = chain.levels[l];
+    const Node& r = region.nodes[static_cast<std::size_t>(level.reduction)];
+    const int dim = level_dims[l];
+    const std::uint32_t operand = nest.dims[static_cast<std::size_t>(local.at(r.inputs[0]))];
+    // Along the last dimension its operand spans (C order: innermost).
+    const bool along_last = (operand >> dim) == 1u;
+    const bool result = l + 1 == chain.levels.size();
+    ChainLevel lowered;
+    lowered.reduction = add(level.reduction, operand & ~(1u << dim), result ? Placement::kMemory : Placement::kRegister);
+    nest.members.push_back(lowered.reduction);
+    const Combine combine = r.op == Op::norm ? Combine::kAdd : op_info(r.op).combine;
+    ReductionOrder order = ReductionOrder::kAny;
+    if (combine == Combine::kAdd) {
+      order = along_last ? ReductionOrder::kPairwise : ReductionOrder::kSequential;
+    } else if (combine == Combine::kMultiply || combine == Combine::kMin || combine == Combine::kMax) {
+      order = ReductionOrder::kSequential;
+    }
+    nest.reduced.push_back({lowered.reduction, combine, order, 1u << dim, false});
+    if (result) nest.reductions.push_back(lowered.reduction);
+    for (int b : level.between) {
+      lowered.between.push_back(add(b, operand_dims(region.nodes[static_cast<std::size_t>(b)]), Placement::kRegister));
+      nest.members.push_back(lowered.between.back());
+    }
+    nest.levels.push_back(std::move(lowered));
+  }
+  // The vector dimension: the last one every level keeps (the result's
+  // innermost, so that results are stored side by side).
+  nest.loop_order.push_back(chain_vector_dim(region, chain));
+  for (auto dim = level_dims.rbegin(); dim != level_dims.rend(); ++dim) nest.loop_order.push_back(*dim);
+  return nest;
+}
+
+int chain_loop_of_level(const LoopNest& nest, std::size_t level) {
+  return static_cast<int>(nest.levels.size() - level);
+}
+
+ChainRun schedule_chain_run(const LoopNest& nest, const std::vector<std::vector<std::int64_t>>& strides) {
+  ChainRun run;
+  const int vector_dim = nest.loop_order[0];
+  const int loops = static_cast<int>(nest.loop_order.size());
+  for (std::size_t i = 0; i < nest.inputs.size(); ++i) {
+    const Node& in = nest.body.nodes[static_cast<std::size_t>(nest.inputs[i])];
+    const std::int64_t along = strides[i].empty() ? 0 : strides[i][static_cast<std::size_t>(vector_dim)];
+    const VectorRead read = along == 0 ? VectorRead::kOne
+                            : along == itemsize(in.dtype) ? VectorRead::kContiguous
+                                                          : VectorRead::kStrided;
+    run.reads.push_back(read);
+    // Lanes a stride apart that one loop alone moves, below a loop they do
+    // not move along, are gathered once per step instead of at every index
+    // of that outer loop.
+    int moving = 0, loop = 0;
+    for (int l = 1; l < loops; ++l) {
+      if (nest.moves[i] & (1u << nest.loop_order[static_cast<std::size_t>(l)])) {
+        ++moving;
+        loop = l;
+      }
+    }
+    run.packed_loop.push_back(read == VectorRead::kStrided && moving == 1 && loop >= 2 ? loop : 0);
+  }
+  for (std::size_t l = 0; l < nest.levels.size(); ++l) {
+    const NestReduction& r = nest.reduced[l];
+    int dim = 0;
+    while (!(r.axes & (1u << dim))) ++dim;
+    if (r.order == ReductionOrder::kPairwise && nest.domain[static_cast<std::size_t>(dim)] < 8) {
+      run.short_sums |= 1u << l;
+    }
+  }
+  return run;
+}
+
 std::string nest_key(const LoopNest& nest) {
   // Built by appending, not through a stream: a region's first run waits
   // for the keys of its kernels.
@@ -210,13 +326,43 @@ std::string nest_key(const LoopNest& nest) {
     if (contains(nest.outputs, m)) key += "!";
     key += ";";
   }
+  if (nest.levels.empty()) return key;
+  // A chain's loops, which of them each input moves along and how the run
+  // reads it, and each level's order.
+  key += "chain " + name(nest.value) + " loops";
+  for (int d : nest.loop_order) key += " " + std::to_string(d);
+  key += ";";
+  for (std::size_t i = 0; i < nest.inputs.size(); ++i) {
+    key += "i" + std::to_string(i) + ":";
+    for (std::size_t l = 1; l < nest.loop_order.size(); ++l) {
+      key += (nest.moves[i] & (1u << nest.loop_order[l])) ? "m" : "-";
+    }
+    const VectorRead read = nest.run.reads.empty() ? VectorRead::kOne : nest.run.reads[i];
+    key += read == VectorRead::kOne ? "o" : read == VectorRead::kContiguous ? "c" : "s";
+    key += nest.run.packed_loop.empty() ? "0" : std::to_string(nest.run.packed_loop[i]);
+    key += ";";
+  }
+  for (std::size_t l = 0; l < nest.levels.size(); ++l) {
+    key += "L" + name(nest.levels[l].reduction) + ":" + order_text(nest.reduced[l].order) +
+           ((nest.run.short_sums & (1u << l)) ? " short" : "") + ";";
+  }
   return key;
 }
 
 std::string dump_nest(const LoopNest& nest) {
   std::ostringstream out;
   out << "for";
-  for (std::size_t d = 0; d < nest.domain.size(); ++d) out << (d ? ", i" : " i") << d << " < " << nest.domain[d];
+  if (!nest.levels.empty()) {
+    // A chain's loops in their order, the vector dimension's first.
+    for (std::size_t l = 0; l < nest.loop_order.size(); ++l) {
+      const int d = nest.loop_order[l];
+      out << (l ? ", i" : " i") << d << " < " << nest.domain[static_cast<std::size_t>(d)] << (l ? "" : " in lanes");
+    }
+    out << ":\n";
+  }
+  for (std::size_t d = 0; d < nest.domain.size() && nest.levels.empty(); ++d) {
+    out << (d ? ", i" : " i") << d << " < " << nest.domain[d];
+  }
   if (nest.domain.empty()) out << " one element";
   if (nest.reduced_dims > 0) {
     std::uint32_t reduced = 0;
@@ -225,7 +371,7 @@ std::string dump_nest(const LoopNest& nest) {
     }
     out << ", reducing " << axes_text(reduced);
   }
-  out << ":\n";
+  if (nest.levels.empty()) out << ":\n";
   auto name = [&](int body) { return "%" + std::to_string(nest.origin[static_cast<std::size_t>(body)]); };
   for (std::size_t i = 0; i < nest.body.nodes.size(); ++i) {
     const Node& node = nest.body.nodes[i];
@@ -245,6 +391,11 @@ std::string dump_nest(const LoopNest& nest) {
           line << (d ? "," : "") << ((moves & (1u << d)) ? "i" + std::to_string(d) : std::string("0"));
         }
         line << "]";
+        if (!nest.run.reads.empty()) {
+          const VectorRead read = nest.run.reads[i];
+          line << (read == VectorRead::kOne ? ", one for all lanes" : read == VectorRead::kContiguous ? ", lanes side by side" : ", lanes a stride apart");
+          if (nest.run.packed_loop[i]) line << ", packed over i" << nest.loop_order[static_cast<std::size_t>(nest.run.packed_loop[i])];
+        }
       }
     } else {
       const OpInfo& info = op_info(node.op);

@@ -42,10 +42,30 @@ enum class Placement : std::uint8_t {
 
 struct NestReduction {
   int statement = -1;  // body index: a reduction node, or a fold's element-wise op
-  Combine combine = Combine::kNone;
+  Combine combine = Combine::kNone;  // a norm's: kAdd, of its operands' squares
   ReductionOrder order = ReductionOrder::kAny;
   std::uint32_t axes = 0;  // the domain dimensions it reduces
   bool fold = false;       // computed as a fold (fold.h) over `axes`, not over the last dims
+};
+
+// How a chain nest's input is read along the vector dimension, as laid out
+// for a run: one element for every lane (it does not move along it), or
+// lanes from consecutive elements, or from elements a stride apart.
+enum class VectorRead : std::uint8_t { kOne, kContiguous, kStrided };
+
+// The parts of a chain nest's schedule that depend on the run's layout and
+// sizes (schedule_chain_run), each kernel compiled for one: per input its
+// VectorRead and the loop (an index into loop_order, from 1) over which it
+// is packed once per step, its lanes for every index of that loop side by
+// side in scratch memory (0: not packed); per level (bit L), whether its
+// pairwise sum has fewer than 8 operands, which NumPy adds one by one.
+struct ChainRun {
+  std::vector<VectorRead> reads;
+  std::vector<int> packed_loop;
+  std::uint32_t short_sums = 0;
+  bool operator==(const ChainRun& o) const {
+    return reads == o.reads && packed_loop == o.packed_loop && short_sums == o.short_sums;
+  }
 };
 
 struct LoopNest {
@@ -75,6 +95,19 @@ struct LoopNest {
   // Per body node: the plan region's node it stands for (for the dump).
   std::vector<int> origin;
 
+  // A nest of a reduction chain (lower_chain), else empty: its levels,
+  // innermost first, in body indices; the statement the innermost reduction
+  // reads; per body node, the domain dimensions its value varies along;
+  // the loop order, outermost first: the vector dimension (which every
+  // level keeps, its lanes side by side), then each level's axis, the
+  // outermost level's first. Other dimensions every level keeps run
+  // outside the kernel. `run`: as laid out for this run.
+  std::vector<ChainLevel> levels;
+  int value = -1;
+  std::vector<std::uint32_t> dims;
+  std::vector<int> loop_order;
+  ChainRun run;
+
   // The order reduction statement `statement` takes its operands in.
   ReductionOrder order_of(int statement) const;
 };
@@ -90,6 +123,21 @@ std::vector<std::uint32_t> folded_axes(const Region& region, const std::vector<S
 // along the innermost dimension; set broadcast_inner for the run's layout.
 LoopNest lower_group(const Region& region, const Group& group, const std::vector<std::uint32_t>& folded = {},
                      const std::vector<int>& tiles = {});
+
+// The nest of a reduction chain (fusion.h) of `region`. Each level reduces
+// in NumPy's order: a float sum or norm along its operand's last axis
+// pairwise, along another axis one operand after another (NumPy folds rows
+// into the result), as a float product or min or max always so; argmin and
+// argmax keep the first best.
+LoopNest lower_chain(const Region& region, const ReductionChain& chain);
+
+// The ChainRun of the nest for inputs whose strides along the domain
+// (bytes, 0 where an input does not move) are `strides`, over the nest's
+// domain: what a kernel for the run is compiled for.
+ChainRun schedule_chain_run(const LoopNest& nest, const std::vector<std::vector<std::int64_t>>& strides);
+
+// The loop of a chain nest's loop order (from 1) that level `level` runs.
+int chain_loop_of_level(const LoopNest& nest, std::size_t level);
 
 // A text that identifies what the nest computes (ops, dtypes, the layout
 // of its inputs), so that equal keys compile to the same kernel whatever

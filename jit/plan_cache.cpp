@@ -69,6 +69,23 @@ const Kernel* CachedPlan::kernel(Backend& backend, std::size_t step, const std::
   return held;
 }
 
+const ChainKernel* CachedPlan::chain_kernel(Backend& backend, std::size_t step, const ChainRun& run,
+                                            const LoopNest*& nest) {
+  for (const ChainVariant& v : chain_kernels_[step]) {
+    if (v.nest->run == run) {
+      nest = v.nest.get();
+      return v.kernel.get();
+    }
+  }
+  auto laid_out = std::make_unique<LoopNest>(nests[step]);
+  laid_out->run = run;
+  std::shared_ptr<const ChainKernel> kernel = chain_kernel_for(backend, *laid_out);
+  const ChainKernel* held = kernel.get();
+  nest = laid_out.get();
+  chain_kernels_[step].push_back({std::move(laid_out), std::move(kernel)});
+  return held;
+}
+
 std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, const std::vector<bool>& needed,
                                      const std::vector<bool>& leaves, bool loop_per_line) {
   static std::unordered_map<std::vector<std::int64_t>, std::shared_ptr<CachedPlan>, KeyHash> plans[2];
@@ -96,7 +113,12 @@ std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, con
     std::string nests;
     for (std::size_t s = 0; s < plan->steps.size(); ++s) {
       const Step& step = plan->steps[s];
-      if (step.eager || step.staged) continue;
+      if (step.eager) continue;
+      if (step.chain) {
+        plan->nests[s] = lower_chain(region, step.reduction_chain);
+        if (logged) nests += "step " + std::to_string(s + 1) + " as a loop nest: " + dump_nest(plan->nests[s]);
+        continue;
+      }
       std::vector<int> tiles;
       for (const BlockRun& run : plan->block_runs) {
         if (s >= run.first && s <= run.last) tiles = run.tiles;
@@ -118,6 +140,7 @@ std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, con
     }
   }
   plan->kernels_.resize(plan->steps.size());
+  plan->chain_kernels_.resize(plan->steps.size());
   cache.emplace(std::move(key), plan);
   return plan;
 }

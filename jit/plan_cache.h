@@ -45,6 +45,10 @@ class CachedPlan {
   // time); the plan holds it as long as the plan lives.
   const Kernel* kernel(Backend& backend, std::size_t step, const std::vector<bool>& broadcast_inner,
                        KernelOptions options);
+  // The kernel of chain step `step` as laid out for a run (`run`, from
+  // schedule_chain_run), and in `nest` the nest it was compiled for
+  // (kernel_cache.h's chain_kernel_for the first time).
+  const ChainKernel* chain_kernel(Backend& backend, std::size_t step, const ChainRun& run, const LoopNest*& nest);
 
  private:
   friend std::shared_ptr<CachedPlan> plan_for(Backend*, const Region&, const std::vector<bool>&,
@@ -55,6 +59,11 @@ class CachedPlan {
     std::shared_ptr<const Kernel> kernel;
   };
   std::vector<std::vector<Variant>> kernels_;  // per step
+  struct ChainVariant {
+    std::unique_ptr<LoopNest> nest;
+    std::shared_ptr<const ChainKernel> kernel;
+  };
+  std::vector<std::vector<ChainVariant>> chain_kernels_;  // per step
 };
 
 // The plan of the region (`needed`, `leaves` and `loop_per_line` as

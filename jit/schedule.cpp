@@ -104,7 +104,7 @@ void erase(std::vector<int>& v, int x) { v.erase(std::remove(v.begin(), v.end(),
 void keep_folds_that_pay(const Region& region, std::vector<Step>& steps, int threads,
                          std::vector<std::string>* declined) {
   for (std::size_t s = 0; s < steps.size(); ++s) {
-    if (steps[s].eager || steps[s].staged || steps[s].group.folds.empty()) continue;
+    if (steps[s].eager || steps[s].chain || steps[s].group.folds.empty()) continue;
     Group& group = steps[s].group;
     const int r = static_cast<int>(group.shape.size());
     int widest = 1;
@@ -181,7 +181,7 @@ std::vector<BlockRun> schedule_blocks(const Region& region, const std::vector<St
   std::vector<BlockRun> runs;
   std::size_t s = 0;
   while (s < steps.size()) {
-    if (steps[s].eager || steps[s].staged) {
+    if (steps[s].eager || steps[s].chain) {
       ++s;
       continue;
     }
@@ -195,7 +195,7 @@ std::vector<BlockRun> schedule_blocks(const Region& region, const std::vector<St
       for (std::size_t next = s + 1; next < steps.size(); ++next) {
         const Step& step = steps[next];
         if (step.eager ? !view_may_join(region, step.node, rows, computed)
-                       : step.staged || !may_join(region, step.group, rows, computed)) {
+                       : step.chain || !may_join(region, step.group, rows, computed)) {
           break;
         }
         if (step.eager) {
@@ -267,9 +267,10 @@ std::string describe_schedule(const Region& region, const std::vector<Step>& ste
     if (step.eager) {
       text += "NumPy";
       nodes = {step.node};
-    } else if (step.staged) {
-      text += "staged reduction over " + shape_text(step.staged_reduction.loop.shape);
-      nodes = staged_nodes(step.staged_reduction);
+    } else if (step.chain) {
+      text += "chain of " + std::to_string(step.reduction_chain.levels.size()) + " reductions over " +
+              shape_text(step.reduction_chain.loop.shape);
+      nodes = chain_nodes(step.reduction_chain);
     } else {
       text += "kernel over " + shape_text(step.group.shape);
       if (step.group.reduced_dims > 0) text += " reducing its last " + std::to_string(step.group.reduced_dims);

@@ -48,7 +48,7 @@ void warm_up() {
     return backend->fuse_class(r, node);
   });
   for (const Step& step : steps) {
-    if (step.eager || step.staged || step.group.inputs.size() != 1 || step.group.reductions.size() != 1) continue;
+    if (step.eager || step.chain || step.group.inputs.size() != 1 || step.group.reductions.size() != 1) continue;
     const std::unique_ptr<Kernel> kernel = backend->compile(lower_group(region, step.group), KernelOptions{});
     if (!kernel) continue;
     // Run once, on this thread alone (too little work to share): the

@@ -353,8 +353,8 @@ class Runner {
       if (step.eager) {
         const int status = run_in_driver(step.node, raised);
         if (status < 0 || (status == 0 && run_by_numpy(step.node, raised) < 0)) return -1;
-      } else if (step.staged) {
-        const int status = backend ? run_staged_step(*backend, step.staged_reduction, raised) : 0;
+      } else if (step.chain) {
+        const int status = backend ? run_chain_step(*backend, plan, s, raised) : 0;
         if (status < 0) return -1;
         for (std::size_t m = 0; status == 0 && m < sequence[s].size(); ++m) {
           if (run_by_numpy(sequence[s][m], raised) < 0) return -1;
@@ -374,7 +374,7 @@ class Runner {
     }
     raised_reported_ = (flags & reported_flags()) != 0;
     for (std::size_t s = 0; s < steps.size(); ++s) {
-      if (!(raised_by[s] & reported_flags()) || steps[s].eager || steps[s].staged) continue;
+      if (!(raised_by[s] & reported_flags()) || steps[s].eager || steps[s].chain) continue;
       const std::vector<int>& members = steps[s].group.members;
       raised_across_lines_ = raised_across_lines_ || std::any_of(members.begin(), members.end(), [&](int m) {
                                return jit::site_text(nodes_[m].site) != jit::site_text(nodes_[members[0]].site);
@@ -489,47 +489,69 @@ class Runner {
     }
   }
 
-  // 1: ran; 0: not run (no kernels, or sizes it cannot run exactly); -1: error.
-  int run_staged_step(jit::Backend& backend, const jit::StagedReduction& staged, int& flags_raised) {
+  // A reduction chain's step (fusion.h) in one kernel. 1: ran; 0: not run
+  // (no kernel, inputs NumPy would reduce in another order, or sizes the
+  // driver does not run); -1: error.
+  int run_chain_step(jit::Backend& backend, jit::CachedPlan& plan, std::size_t step, int& flags_raised) {
+    const jit::ReductionChain& chain = plan.steps[step].reduction_chain;
     std::vector<PyObject*> keep;
     std::deque<std::int64_t> constants;
     auto release = [&] {
       for (PyObject* o : keep) Py_DECREF(o);
     };
-    std::vector<jit::LoopInput> inputs(staged.loop.inputs.size());
+    c_order_inputs_ = true;
+    std::vector<jit::LoopInput> inputs(chain.loop.inputs.size());
+    std::vector<std::vector<std::int64_t>> strides;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (!loop_input(staged.loop.inputs[i], staged.loop.shape, inputs[i], keep, constants)) {
+      if (!loop_input(chain.loop.inputs[i], chain.loop.shape, inputs[i], keep, constants)) {
         release();
         return 0;
       }
+      strides.push_back(inputs[i].strides);
     }
-    jit::Shape shape = staged.loop.shape;
-    jit::orient_staged(staged.outer_axis, shape, inputs);
-    const std::shared_ptr<const jit::StagedKernel> kernel =
-        jit::compile_staged(backend, trace_.region, staged, jit::staged_layout(inputs), shape[2] < 8);
+    // The levels reduce in NumPy's order over temporaries NumPy lays out in
+    // C order, which it does for inputs in C order; the chain's value read
+    // as it is must also lie forwards (NumPy walks an array that lies
+    // backwards in memory order).
+    bool forwards = true;
+    if (chain.loop.members.empty()) {
+      for (std::int64_t stride : inputs[0].strides) forwards = forwards && stride >= 0;
+    }
+    if (!c_order_inputs_ || !forwards) {
+      release();
+      return 0;
+    }
+    const jit::LoopNest* nest = nullptr;
+    const jit::ChainKernel* kernel =
+        plan.chain_kernel(backend, step, jit::schedule_chain_run(plan.nests[step], strides), nest);
     if (!kernel) {
       release();
       return 0;
     }
-    const jit::Node& outer = nodes_[staged.outer];
-    PyObject* result = new_output_array(outer.shape, jit::DType::kInt64);
+    const int result_node = jit::chain_result(chain);
+    const jit::Node& result_info = nodes_[result_node];
+    PyObject* result = new_output_array(result_info.shape, result_info.dtype);
     if (!result) {
       release();
       return -1;
     }
-    char* labels = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result)));
-    const int flags =
-        without_gil(jit::element_count(shape), [&] { return jit::run_staged(*kernel, shape, inputs, labels); });
+    char* data = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result)));
+    const int flags = without_gil(jit::element_count(chain.loop.shape), [&] {
+      return jit::run_chain(*kernel, *nest, inputs, data, result_info.dtype);
+    });
     release();
     if (flags < 0) {
       Py_DECREF(result);
       return 0;
     }
     flags_raised |= flags;
-    trace_.objects[staged.outer] = result;
-    static Counter& staged_runs = counter("jit.staged_reduction_runs");
-    staged_runs.add();
-    for (int m : jit::staged_nodes(staged)) release_inputs_of(m, position_[staged.outer]);
+    if (trace_.eager[result_node].gives_scalar) {
+      result = PyArray_Return(reinterpret_cast<PyArrayObject*>(result));  // a NumPy scalar, as eager NumPy gives
+    }
+    trace_.objects[result_node] = result;
+    static Counter& chain_runs = counter("jit.reduction_chain_runs");
+    chain_runs.add();
+    for (int m : jit::chain_nodes(chain)) release_inputs_of(m, position_[result_node]);
     return 1;
   }
 

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "jit/backend.h"
+#include "jit/fold.h"
 #include "jit/loop_nest.h"
 #include "jit/host.h"
 #include "jit/numpy_loops.h"
@@ -507,7 +508,7 @@ class KernelBuilder {
     return true;
   }
 
- protected:  // the member emission, shared with StagedKernelBuilder
+ protected:  // the member emission, shared with ChainKernelBuilder
   bool wide() const { return bits_ == 64; }
 
   // AVX (VEX spills and moves of whole vectors), AVX-512 (zmm registers, 32
@@ -1024,7 +1025,7 @@ class KernelBuilder {
         case Op::sin: case Op::cos: case Op::tan: case Op::exp: case Op::exp2: case Op::expm1:
         case Op::log: case Op::log2: case Op::log10: case Op::log1p:
           // Only with NPY_MATH=fast: otherwise NumPy's loop computes these, in
-          // blocks a staged kernel does not have.
+          // blocks a chain kernel does not have.
           if (math_route(region_, node) != MathRoute::kInline) return false;
           math_.emit(*vector_function_of(node.op), r, a.reg, bits_);
           break;
@@ -1925,262 +1926,146 @@ class KernelBuilder {
   BaseNode* before_loop_ = nullptr;
 };
 
-// A StagedReduction's kernel (backend.h, StagedKernel). A step takes
-// vectors_per_step vectors of points (independent chains, to hide the
-// sums' latency); for each, k runs over K and, inside, j over J. The loop's
-// members are emitted as KernelBuilder emits them, on the inputs read at
-// (k, points, j) through run-time strides. The inner sum adds the members'
-// value (squared, for a norm) in NumPy's pairwise order: one leaf of J
-// terms, or the leaves and additions of the `leaves` program, with the
-// partial sums on a stack in the scratch memory. The work between the two
-// reductions follows, then the best value and its index over K stay in
-// registers, and the labels are written as NumPy's int64.
-// A staged reduction over the nest of its loop: the nest's body holds the
-// loop's nodes, then the inner reduction, the work between and the outer
-// one, and `reduction` names them by body index. The nest's inputs that do
-// not move at all (`fixed`) are read once, before the loops.
-struct StagedNest {
-  LoopNest nest;
-  StagedReduction reduction;
-};
-
-StagedNest staged_nest(const Region& region, const StagedReduction& staged, const std::vector<bool>& fixed) {
-  StagedNest s{lower_group(region, staged.loop), staged};
-  s.nest.broadcast_inner = fixed;
-  std::map<int, int> local;
-  for (std::size_t i = 0; i < s.nest.origin.size(); ++i) local[s.nest.origin[i]] = static_cast<int>(i);
-  auto add = [&](int node) {
-    Node n = region.nodes[static_cast<std::size_t>(node)];
-    for (int a = 0; a < op_info(n.op).arity; ++a) n.inputs[a] = local.at(n.inputs[a]);
-    const int at = s.nest.body.add(n);
-    local[node] = at;
-    s.nest.origin.push_back(node);
-    s.nest.placement.push_back(Placement::kRegister);
-    return at;
-  };
-  s.reduction.inner = add(staged.inner);
-  for (int& b : s.reduction.between) b = add(b);
-  s.reduction.outer = add(staged.outer);
-  s.nest.placement.back() = Placement::kMemory;
-  return s;
+// The lane width of a chain nest's kernel: its values' type's (every level
+// computes in it; argmin and argmax count their indices in lanes as wide).
+int chain_lane_bits(const LoopNest& nest) {
+  return lane_bits(nest.body.nodes[static_cast<std::size_t>(nest.value)].dtype);
 }
 
-class StagedKernelBuilder : public KernelBuilder {
+// The levels of a chain nest that add 8 operands or more pairwise, each
+// holding eight running sums per vector while its loop runs.
+int long_pairwise_levels(const LoopNest& nest) {
+  int count = 0;
+  for (std::size_t l = 0; l < nest.levels.size(); ++l) {
+    count += nest.reduced[l].order == ReductionOrder::kPairwise && !(nest.run.short_sums & (1u << l));
+  }
+  return count;
+}
+
+// A reduction chain's kernel (backend.h, ChainKernel). A step takes
+// vectors_per_step vectors of the vector dimension's elements (independent
+// chains, to hide the reductions' latency). For each step the levels' loops
+// run one inside another, the outermost level's first (the nest's loop
+// order): at every index of all of them the loop's members, as
+// KernelBuilder emits them; after each level's loop, its result and the
+// element-wise work on it, which the level outside takes as its operand.
+// An input is read through run-time strides at the depth of the innermost
+// loop it moves along (once per step, or once before the steps, when it
+// moves along none); one whose lanes lie a stride apart and that a single
+// loop moves is packed once per step, its lanes for every index of that
+// loop side by side in the scratch memory (ChainRun::packed_loop). A level
+// reduces as its order says: NumPy's pairwise sum (one leaf, or the
+// leaves and additions of the loop's program, the partial sums on a stack
+// in the scratch memory), operands folded in one after another, or the
+// best value and its index kept; the result is stored as NumPy's dtype.
+class ChainKernelBuilder : public KernelBuilder {
  public:
-  // Vectors of points a step takes: two, but for sums of any length where
-  // there are 16 vector registers (SSE2, AVX2): two steps' sixteen running
-  // sums and the rest do not fit (asmjit's allocator was seen to emit
-  // invalid code under that pressure).
+  // Vectors of elements a step takes: two, but one where more than one
+  // level holds eight running sums per vector, or one does where there are
+  // 16 vector registers (SSE2, AVX2): the running sums and the rest do not
+  // fit (asmjit's allocator was seen to emit invalid code under that
+  // pressure).
   static constexpr int kMaxVectors = 2;
-  static int vectors_per_step(int vector_bits, bool short_sums) {
-    return short_sums || vector_bits == 512 ? 2 : 1;
+  static int vectors_per_step(const LoopNest& nest, int vector_bits) {
+    const int pairwise = long_pairwise_levels(nest);
+    return pairwise == 0 || (pairwise == 1 && vector_bits == 512) ? 2 : 1;
   }
 
-  // `short_sums`: a kernel for inner sums of fewer than 8 terms, which add
-  // one after another (backend.h, compile_staged).
-  StagedKernelBuilder(x86::Compiler& cc, const StagedNest& staged, const std::vector<StagedInput>& layout,
-                      int vector_bits, bool short_sums)
-      : KernelBuilder(cc, staged.nest, lane_bits_of(staged.nest.fuse_class), vector_bits), staged_(staged.reduction),
-        layout_(layout), inner_(staged.nest.body.nodes[staged.reduction.inner]), short_sums_(short_sums),
-        step_vectors_(vectors_per_step(vector_bits, short_sums)) {}
+  ChainKernelBuilder(x86::Compiler& cc, const LoopNest& nest, int vector_bits)
+      : KernelBuilder(cc, nest, chain_lane_bits(nest), vector_bits), step_vectors_(vectors_per_step(nest, vector_bits)),
+        loops_(static_cast<int>(nest.loop_order.size())) {}
 
   bool build() {
-    if (lane_bits(inner_.dtype) != bits_ || !is_float(inner_.dtype)) return false;
-    for (int b : staged_.between) {
-      if (lane_bits(region_.nodes[b].dtype) != bits_ || !is_float(region_.nodes[b].dtype)) return false;
+    if (bits_ == 0 || nest_.run.reads.size() != nest_.inputs.size()) return false;
+    for (const ChainLevel& level : nest_.levels) {
+      const Node& r = region_.nodes[static_cast<std::size_t>(level.reduction)];
+      if (!gives_index(r.op) && lane_bits(r.dtype) != bits_) return false;
+      for (int b : level.between) {
+        if (lane_bits(region_.nodes[static_cast<std::size_t>(b)].dtype) != bits_) return false;
+      }
     }
-    FuncNode* fn = cc_.addFunc(FuncSignatureT<void, const char* const*, const std::int64_t*, std::int64_t,
-                                              std::int64_t, std::int64_t*, std::int64_t, char*,
-                                              const std::int64_t*>());
+    FuncNode* fn = cc_.addFunc(FuncSignatureT<void, const char* const*, const std::int64_t*, const std::int64_t*,
+                                              char*, std::int64_t, char*, const std::int64_t* const*>());
     set_frame(*fn);
     x86::Gp inputs = cc_.newIntPtr("inputs");
     x86::Gp strides = cc_.newIntPtr("strides");
-    x86::Gp outer_count = cc_.newInt64("K");
-    inner_count_ = cc_.newInt64("J");
-    x86::Gp labels = cc_.newIntPtr("labels");
-    vectors_ = cc_.newInt64("steps");
+    x86::Gp extents = cc_.newIntPtr("extents");
+    x86::Gp result = cc_.newIntPtr("result");
+    x86::Gp steps = cc_.newInt64("steps");
     x86::Gp scratch = cc_.newIntPtr("scratch");
-    x86::Gp leaves = cc_.newIntPtr("leaves");
+    x86::Gp programs = cc_.newIntPtr("programs");
     fn->setArg(0, inputs);
     fn->setArg(1, strides);
-    fn->setArg(2, outer_count);
-    fn->setArg(3, inner_count_);
-    fn->setArg(4, labels);
-    fn->setArg(5, vectors_);
-    fn->setArg(6, scratch);
-    fn->setArg(7, leaves);
+    fn->setArg(2, extents);
+    fn->setArg(3, result);
+    fn->setArg(4, steps);
+    fn->setArg(5, scratch);
+    fn->setArg(6, programs);
     const std::size_t n = nest_.inputs.size();
-    rows_.resize(n);
+    base_.resize(n);
     advance_.resize(n);
-    along_k_.resize(n);
-    along_j_.resize(n);
-    outer_at_.resize(n);
-    inner_at_.resize(n);
-    strides_.resize(n);
-    triple_strides_.resize(n);
+    lane_stride_.resize(n);
+    triple_stride_.resize(n);
     buffers_.resize(n);
-    // The scratch memory: the stack of partial sums, then each buffered
-    // input's J entries (backend.h, kStagedSumStack).
-    const std::int32_t entry = vc_.bytes() * step_vectors_;
-    x86::Gp buffer_at = cc_.newIntPtr("buffer_at");
-    x86::Gp buffer_bytes = cc_.newInt64("buffer_bytes");
-    cc_.lea(buffer_at, x86::ptr(scratch, kStagedSumStack * entry));
-    cc_.imul(buffer_bytes, inner_count_, entry);
+    at_.assign(n, std::vector<x86::Gp>(static_cast<std::size_t>(loops_)));
+    stride_.assign(n, std::vector<x86::Gp>(static_cast<std::size_t>(loops_)));
+    for (int l = 1; l < loops_; ++l) {
+      x86::Gp extent = cc_.newInt64("extent");
+      cc_.mov(extent, x86::ptr(extents, 8 * l));
+      extents_.push_back(extent);
+    }
+    entry_ = vc_.bytes() * step_vectors_;
+    // The scratch memory: a stack per level that adds pairwise, then each
+    // packed input's entries (backend.h, chain_scratch_bytes).
+    x86::Gp free_at = cc_.newIntPtr("free_at");
+    cc_.mov(free_at, scratch);
+    stacks_.resize(nest_.levels.size());
+    programs_.resize(nest_.levels.size());
+    for (std::size_t l = 0; l < nest_.levels.size(); ++l) {
+      if (!long_pairwise(l)) continue;
+      stacks_[l] = cc_.newIntPtr("stack");
+      cc_.mov(stacks_[l], free_at);
+      cc_.add(free_at, kChainSumStack * entry_);
+      programs_[l] = cc_.newIntPtr("program");
+      cc_.mov(programs_[l], x86::ptr(programs, 8 * loop_of(l)));
+    }
     for (std::size_t i = 0; i < n; ++i) {
-      rows_[i] = cc_.newIntPtr();
-      cc_.mov(rows_[i], x86::ptr(inputs, static_cast<int32_t>(8 * i)));
-      pointers_.push_back(rows_[i]);
-      if (broadcast_[i]) {
-        Value v;
-        if (!load_broadcast(static_cast<int>(i), v)) return false;
-        fixed_[nest_.inputs[i]] = v;
-      } else if (!setup_input(i, strides, buffer_at, buffer_bytes)) {
-        return false;
+      base_[i] = cc_.newIntPtr("base");
+      cc_.mov(base_[i], x86::ptr(inputs, static_cast<int32_t>(8 * i)));
+      pointers_.push_back(base_[i]);
+      if (!setup_input(i, strides, free_at)) return false;
+    }
+    buffer_offset_.resize(static_cast<std::size_t>(loops_));
+    for (std::size_t i = 0; i < n; ++i) {
+      const int loop = nest_.run.packed_loop[i];
+      if (loop && !buffer_offset_[static_cast<std::size_t>(loop)].isValid()) {
+        buffer_offset_[static_cast<std::size_t>(loop)] = cc_.newInt64("packed_at");
       }
     }
+    // Inputs that move along nothing, once.
     for (std::size_t i = 0; i < n; ++i) {
-      if (buffers_[i].isValid()) buffer_offset_ = cc_.newInt64("j_offset");
+      if (nest_.run.reads[i] != VectorRead::kOne || deepest(i) != 0) continue;
+      Value v;
+      pointers_[i] = base_[i];
+      if (!load_broadcast(static_cast<int>(i), v)) return false;
+      fixed_[nest_.inputs[i]] = v;
     }
-    x86::Vec best[kMaxVectors], best_index[kMaxVectors], sums[kMaxVectors];
-    for (int u = 0; u < step_vectors_; ++u) {
-      best[u] = vc_.new_vec("best");
-      best_index[u] = vc_.new_vec("best_index");
-      sums[u] = vc_.new_vec("sum");
-    }
-    x86::Vec k_index = vc_.new_vec("k");
-    x86::Gp k_left = cc_.newInt64("k_left");
-    x86::Gp j_left = cc_.newInt64("j_left");
-    x86::Gp leaf_n = cc_.newInt64("leaf_n");
-    x86::Gp in_program = cc_.newInt64("in_program");
-    x86::Gp token_at = cc_.newIntPtr("token_at");
-    x86::Gp token = cc_.newInt64("token");
-    x86::Gp top = cc_.newIntPtr("top");
 
     Label step = cc_.newLabel();
     Label done = cc_.newLabel();
     before_loop_ = cc_.cursor();
-    cc_.test(vectors_, vectors_);
+    cc_.test(steps, steps);
     cc_.jz(done);
     cc_.bind(step);
-    const x86::Vec start = broadcast_constant(is_max() ? -HUGE_VAL : HUGE_VAL, inner_.dtype);
-    const x86::Vec one = broadcast_int(1);
-    if (!load_per_step(j_left)) return false;
-    for (int u = 0; u < step_vectors_; ++u) {
-      cc_.vmovapd(best[u], start);
-      vc_.set_zero(best_index[u]);
-    }
-    vc_.set_zero(k_index);
+    for (int u = 0; u < step_vectors_; ++u) values_at_[u] = fixed_;
+    if (!load_at_depth(0) || !pack_inputs()) return false;
+    Value out[kMaxVectors];
+    if (!emit_level(nest_.levels.size() - 1, out, true)) return false;
+    if (!store_result(result, out)) return false;
     for (std::size_t i = 0; i < n; ++i) {
-      if (is_direct(i) && layout_[i].moves_outer) cc_.mov(outer_at_[i], rows_[i]);
+      if (advance_[i].isValid()) cc_.add(base_[i], advance_[i]);
     }
-    cc_.mov(k_left, outer_count);
-
-    Label over_k = cc_.newLabel();
-    Label leaf = cc_.newLabel();
-    Label next_token = cc_.newLabel();
-    Label program_end = cc_.newLabel();
-    Label have_sum = cc_.newLabel();
-    cc_.bind(over_k);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!is_direct(i) || !layout_[i].moves_inner) continue;
-      cc_.mov(inner_at_[i], layout_[i].moves_outer ? outer_at_[i] : rows_[i]);
-    }
-    if (buffer_offset_.isValid()) cc_.xor_(buffer_offset_, buffer_offset_);
-    if (short_sums_) {
-      // Fewer than 8 terms: NumPy adds them one after another, from 0.
-      for (int u = 0; u < step_vectors_; ++u) vc_.set_zero(sums[u]);
-      Label after_j = cc_.newLabel();
-      Label over_j = cc_.newLabel();
-      cc_.mov(j_left, inner_count_);
-      cc_.test(j_left, j_left);
-      cc_.jz(after_j);
-      cc_.bind(over_j);
-      if (!add_terms(sums)) return false;
-      advance_j();
-      cc_.dec(j_left);
-      cc_.jnz(over_j);
-      cc_.bind(after_j);
-    } else {
-      // Without a program, one leaf of J terms; with one, its first token,
-      // always a leaf's length. The leaf's code is the one way into the loop
-      // over the tokens.
-      cc_.xor_(in_program, in_program);
-      cc_.mov(leaf_n, inner_count_);
-      cc_.test(leaves, leaves);
-      cc_.jz(leaf);
-      cc_.mov(in_program, 1);
-      cc_.mov(token_at, leaves);
-      cc_.mov(top, scratch);
-      cc_.mov(leaf_n, x86::ptr(token_at));
-      cc_.add(token_at, 8);
-
-      cc_.bind(leaf);
-      if (!emit_leaf(leaf_n, j_left, sums)) return false;
-      cc_.test(in_program, in_program);
-      cc_.jz(have_sum);
-      for (int u = 0; u < step_vectors_; ++u) vc_.store(vc_.at(top, vc_.bytes() * u), sums[u]);
-      cc_.add(top, entry);
-      // The program's tokens: a leaf's length, 0 to add the top two partial
-      // sums, -1 at its end.
-      Label add_two = cc_.newLabel();
-      cc_.bind(next_token);
-      cc_.mov(token, x86::ptr(token_at));
-      cc_.add(token_at, 8);
-      cc_.test(token, token);
-      cc_.jl(program_end);
-      cc_.jz(add_two);
-      cc_.mov(leaf_n, token);
-      cc_.jmp(leaf);
-      cc_.bind(add_two);
-      cc_.sub(top, entry);
-      for (int u = 0; u < step_vectors_; ++u) {
-        x86::Vec left = vc_.new_vec();
-        x86::Vec right = vc_.new_vec();
-        vc_.load(left, vc_.at(top, vc_.bytes() * u - entry));
-        vc_.load(right, vc_.at(top, vc_.bytes() * u));
-        add(left, left, right);
-        vc_.store(vc_.at(top, vc_.bytes() * u - entry), left);
-      }
-      cc_.jmp(next_token);
-      cc_.bind(program_end);
-      cc_.sub(top, entry);
-      for (int u = 0; u < step_vectors_; ++u) {
-        vc_.load(sums[u], vc_.at(top, vc_.bytes() * u));
-        add(sums[u], sums[u], zero());
-      }
-    }
-    cc_.bind(have_sum);
-    for (int u = 0; u < step_vectors_; ++u) {
-      if (!select(u, sums[u], k_index, best[u], best_index[u])) return false;
-    }
-    wide() ? cc_.vpaddq(k_index, k_index, one) : cc_.vpaddd(k_index, k_index, one);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (is_direct(i) && layout_[i].moves_outer) cc_.add(outer_at_[i], along_k_[i]);
-    }
-    cc_.dec(k_left);
-    cc_.jnz(over_k);
-
-    // NumPy's argmin gives int64 indices: 32-bit lanes widen half by half.
-    const int bytes = vc_.bytes();
-    for (int u = 0; u < step_vectors_; ++u) {
-      if (wide()) {
-        vc_.store(vc_.at(labels, bytes * u), best_index[u]);
-        continue;
-      }
-      x86::Vec low = vc_.new_vec();
-      x86::Vec high = vc_.new_vec();
-      x86::Vec high_half = vc_.new_half();
-      cc_.vpmovsxdq(low, vc_.half_view(best_index[u]));
-      vc_.extract_high(high_half, best_index[u]);
-      cc_.vpmovsxdq(high, high_half);
-      vc_.store(vc_.at(labels, 2 * bytes * u), low);
-      vc_.store(vc_.at(labels, 2 * bytes * u + bytes), high);
-    }
-    cc_.add(labels, step_vectors_ * lanes_ * 8);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (advance_[i].isValid()) cc_.add(rows_[i], advance_[i]);
-    }
-    cc_.dec(vectors_);
+    cc_.dec(steps);
     cc_.jnz(step);
     cc_.bind(done);
     cc_.endFunc();
@@ -2189,150 +2074,134 @@ class StagedKernelBuilder : public KernelBuilder {
   }
 
  private:
+  std::size_t levels() const { return nest_.levels.size(); }
+  int loop_of(std::size_t level) const { return chain_loop_of_level(nest_, level); }
+  bool long_pairwise(std::size_t level) const {
+    return nest_.reduced[level].order == ReductionOrder::kPairwise && !(nest_.run.short_sums & (1u << level));
+  }
+  const Node& reduction_node(std::size_t level) const {
+    return region_.nodes[static_cast<std::size_t>(nest_.levels[level].reduction)];
+  }
+  bool moves(std::size_t i, int loop) const {
+    return (nest_.moves[i] >> nest_.loop_order[static_cast<std::size_t>(loop)]) & 1u;
+  }
+  // Whether input i's pointer moves along `loop` while the loop runs (a
+  // packed input's entries do instead).
+  bool moves_by_pointer(std::size_t i, int loop) const { return moves(i, loop) && !nest_.run.packed_loop[i]; }
+  // The innermost loop input i moves along (0: none).
+  int deepest(std::size_t i) const {
+    int d = 0;
+    for (int l = 1; l < loops_; ++l) d = moves(i, l) ? l : d;
+    return d;
+  }
+  // Where input i is at the current indices of loops 1 to `depth`.
+  const x86::Gp& pointer_at(std::size_t i, int depth) const {
+    for (int l = depth; l >= 1; --l) {
+      if (moves(i, l)) return at_[i][static_cast<std::size_t>(l)];
+    }
+    return base_[i];
+  }
+  DType lanes_type() const { return region_.nodes[static_cast<std::size_t>(nest_.value)].dtype; }
+
   void add(const x86::Vec& to, const x86::Vec& a, const x86::Vec& b) {
     wide() ? cc_.vaddpd(to, a, b) : cc_.vaddps(to, a, b);
   }
-
-  // sums[u] = the pairwise sum of the next `count` terms (NumPy's leaf:
-  // fewer than 8 added in turn from 0; else eight running sums over whole
-  // eights, combined as a tree, then the rest added in turn), the
-  // pointers moved past them. `count` is consumed.
-  bool emit_leaf(const x86::Gp& count, const x86::Gp& j_left, const x86::Vec* sums) {
-    Label few = cc_.newLabel();
-    Label rest = cc_.newLabel();
-    Label leaf_end = cc_.newLabel();
-    x86::Gp rest_count = cc_.newInt64("rest");
-    cc_.mov(rest_count, count);
-    cc_.cmp(count, 8);
-    cc_.jb(few);
-    cc_.and_(rest_count, 7);
-    cc_.shr(count, 3);
-    // -0.0 + x is x for every x: each running sum starts as its first term.
-    x86::Vec minus_zero = broadcast_constant(-0.0, inner_.dtype);
-    x86::Vec running[8][kMaxVectors];
-    for (auto& r : running) {
-      for (int u = 0; u < step_vectors_; ++u) {
-        r[u] = vc_.new_vec("running");
-        cc_.vmovapd(r[u], minus_zero);
-      }
-    }
-    Label eights = cc_.newLabel();
-    cc_.bind(eights);
-    for (auto& r : running) {
-      if (!add_terms(r)) return false;
-      advance_j();
-    }
-    cc_.dec(count);
-    cc_.jnz(eights);
-    for (int u = 0; u < step_vectors_; ++u) {
-      x86::Vec t[4];
-      for (int q = 0; q < 4; ++q) {
-        t[q] = vc_.new_vec();
-        add(t[q], running[2 * q][u], running[2 * q + 1][u]);
-      }
-      add(t[0], t[0], t[1]);
-      add(t[2], t[2], t[3]);
-      add(sums[u], t[0], t[2]);
-      // NumPy adds the sum to its identity, +0.0: never -0.0.
-      add(sums[u], sums[u], zero());
-    }
-    cc_.jmp(rest);
-    cc_.bind(few);
-    for (int u = 0; u < step_vectors_; ++u) vc_.set_zero(sums[u]);
-    cc_.bind(rest);
-    cc_.test(rest_count, rest_count);
-    cc_.jz(leaf_end);
-    cc_.mov(j_left, rest_count);
-    Label one_by_one = cc_.newLabel();
-    cc_.bind(one_by_one);
-    if (!add_terms(sums)) return false;
-    advance_j();
-    cc_.dec(j_left);
-    cc_.jnz(one_by_one);
-    cc_.bind(leaf_end);
-    return true;
+  void multiply(const x86::Vec& to, const x86::Vec& a, const x86::Vec& b) {
+    wide() ? cc_.vmulpd(to, a, b) : cc_.vmulps(to, a, b);
   }
 
-  // Moves the pointers along J by one.
-  void advance_j() {
-    for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
-      if (is_direct(i) && layout_[i].moves_inner) cc_.add(inner_at_[i], along_j_[i]);
-    }
-    if (buffer_offset_.isValid()) cc_.add(buffer_offset_, vc_.bytes() * step_vectors_);
-  }
-
-  bool is_max() const { return region_.nodes[staged_.outer].op == Op::argmax; }
-
-  // Read at every (k, j), at the input's address there.
-  bool is_direct(std::size_t i) const {
-    return !broadcast_[i] && !buffers_[i].isValid() && (layout_[i].moves_outer || layout_[i].moves_inner);
-  }
-
-  // Strided points that do not move along K are collected once per step,
-  // for every j, into a stack buffer, which every k reads.
-  bool is_buffered(std::size_t i) const {
-    const StagedInput& in = layout_[i];
-    return in.points == StagedInput::Points::kStrided && !in.moves_outer && in.moves_inner;
-  }
-
-  // Loads the strides the input needs (along K, J, N and a step's advance
-  // along N) and, for a buffered input, its J entries of the scratch memory.
-  bool setup_input(std::size_t i, const x86::Gp& strides, const x86::Gp& buffer_at, const x86::Gp& buffer_bytes) {
-    const StagedInput& in = layout_[i];
-    const int32_t at = static_cast<int32_t>(24 * i);
-    if (in.points != StagedInput::Points::kBroadcast) {
-      advance_[i] = cc_.newInt64();
-      cc_.mov(advance_[i], x86::ptr(strides, at + 8));
-      if (in.points == StagedInput::Points::kStrided) {
-        if (lane_bits(region_.nodes[nest_.inputs[i]].dtype) != bits_) return false;
-        strides_[i] = cc_.newInt64();
-        triple_strides_[i] = cc_.newInt64();
-        cc_.mov(strides_[i], advance_[i]);
-        cc_.lea(triple_strides_[i], x86::ptr(strides_[i], strides_[i], 1));
+  // The strides input i needs (along the vector dimension and each loop it
+  // moves along) and, when packed, its entries of the scratch memory.
+  bool setup_input(std::size_t i, const x86::Gp& strides, const x86::Gp& free_at) {
+    const VectorRead read = nest_.run.reads[i];
+    const auto at = static_cast<int32_t>(8 * loops_ * static_cast<int>(i));
+    if (read != VectorRead::kOne) {
+      advance_[i] = cc_.newInt64("advance");
+      cc_.mov(advance_[i], x86::ptr(strides, at));
+      if (read == VectorRead::kStrided) {
+        if (lane_bits(region_.nodes[static_cast<std::size_t>(nest_.inputs[i])].dtype) != bits_) return false;
+        lane_stride_[i] = cc_.newInt64("lane_stride");
+        triple_stride_[i] = cc_.newInt64("triple_stride");
+        cc_.mov(lane_stride_[i], advance_[i]);
+        cc_.lea(triple_stride_[i], x86::ptr(lane_stride_[i], lane_stride_[i], 1));
       }
       cc_.imul(advance_[i], advance_[i], step_vectors_ * lanes_);
     }
-    if (in.moves_outer) {
-      along_k_[i] = cc_.newInt64();
-      cc_.mov(along_k_[i], x86::ptr(strides, at));
-      outer_at_[i] = cc_.newIntPtr();
+    for (int l = 1; l < loops_; ++l) {
+      if (!moves(i, l)) continue;
+      stride_[i][static_cast<std::size_t>(l)] = cc_.newInt64("stride");
+      cc_.mov(stride_[i][static_cast<std::size_t>(l)], x86::ptr(strides, at + 8 * l));
+      at_[i][static_cast<std::size_t>(l)] = cc_.newIntPtr("at");
     }
-    if (in.moves_inner) {
-      along_j_[i] = cc_.newInt64();
-      cc_.mov(along_j_[i], x86::ptr(strides, at + 16));
-      inner_at_[i] = cc_.newIntPtr();
-    }
-    if (is_buffered(i)) {
-      buffers_[i] = cc_.newIntPtr();
-      cc_.mov(buffers_[i], buffer_at);
-      cc_.add(buffer_at, buffer_bytes);
+    if (const int loop = nest_.run.packed_loop[i]) {
+      buffers_[i] = cc_.newIntPtr("packed");
+      cc_.mov(buffers_[i], free_at);
+      x86::Gp bytes = cc_.newInt64();
+      cc_.imul(bytes, extents_[static_cast<std::size_t>(loop - 1)], entry_);
+      cc_.add(free_at, bytes);
     }
     return true;
   }
 
-  // The input's elements for vector u of the step whose first point is at `address`.
-  bool load_at(std::size_t i, const x86::Gp& address, int u, Value& out) {
+  // Loads, for each vector of the step, the inputs read at `depth` (0: once
+  // per step) that are not packed: those whose innermost loop it is.
+  bool load_at_depth(int depth) {
+    for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
+      if (deepest(i) != depth || nest_.run.packed_loop[i] || (depth == 0 && nest_.run.reads[i] == VectorRead::kOne)) {
+        continue;
+      }
+      std::optional<Value> shared;  // one element for all lanes: one load for all vectors
+      for (int u = 0; u < step_vectors_; ++u) {
+        Value v;
+        if (shared) {
+          v = *shared;
+        } else if (!load_lanes(i, pointer_at(i, depth), u, v)) {
+          return false;
+        }
+        if (nest_.run.reads[i] == VectorRead::kOne) shared = v;
+        values_at_[u][nest_.inputs[i]] = v;
+      }
+    }
+    return true;
+  }
+
+  // Packed inputs read at `depth` from their entries (the loop's current index's).
+  void load_packed(int depth) {
+    for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
+      if (nest_.run.packed_loop[i] != depth) continue;
+      const DType t = region_.nodes[static_cast<std::size_t>(nest_.inputs[i])].dtype;
+      for (int u = 0; u < step_vectors_; ++u) {
+        x86::Vec r = vc_.new_vec();
+        vc_.load(r, vc_.at(buffers_[i], buffer_offset_[static_cast<std::size_t>(depth)], 0, vc_.bytes() * u));
+        values_at_[u][nest_.inputs[i]] = {r, is_float(t) ? Repr::kFloat : Repr::kInt, t};
+      }
+    }
+  }
+
+  // The input's lanes for vector u of the step, from `address` (its first
+  // element's).
+  bool load_lanes(std::size_t i, const x86::Gp& address, int u, Value& out) {
     const int slot = static_cast<int>(i);
-    const DType t = region_.nodes[nest_.inputs[i]].dtype;
-    switch (layout_[i].points) {
-      case StagedInput::Points::kBroadcast:
+    const DType t = region_.nodes[static_cast<std::size_t>(nest_.inputs[i])].dtype;
+    switch (nest_.run.reads[i]) {
+      case VectorRead::kOne:
         pointers_[i] = address;
         return load_broadcast(slot, out);
-      case StagedInput::Points::kContiguous:
+      case VectorRead::kContiguous:
         pointers_[i] = address;
         if (u > 0) {
           pointers_[i] = cc_.newIntPtr();
           cc_.lea(pointers_[i], x86::ptr(address, u * lanes_ * itemsize(t)));
         }
         return load_vector(slot, out);
-      case StagedInput::Points::kStrided: break;
+      case VectorRead::kStrided: break;
     }
     // Element by element: gathers are slow on some CPUs. Vector u starts u
-    // vectors of points past `address`; a 512-bit vector is two 256-bit
+    // vectors of elements past `address`; a 512-bit vector is two 256-bit
     // halves, each read as an AVX2 vector is.
-    const x86::Gp& stride = strides_[i];
-    const int per_half = 256 / bits_;  // points in 256 bits: 4 or 8
-    const x86::Gp at = points_past(address, stride, u * lanes_);
+    const x86::Gp& stride = lane_stride_[i];
+    const int per_half = 256 / bits_;  // elements in 256 bits: 4 or 8
+    const x86::Gp at = elements_past(address, stride, u * lanes_);
     x86::Vec r = vc_.new_vec();
     if (vc_.bits() == 128) {
       load_strided_128(r, at, i);
@@ -2342,7 +2211,7 @@ class StagedKernelBuilder : public KernelBuilder {
     load_strided_256(r.ymm(), at, i);
     if (vc_.avx512()) {
       x86::Vec high = cc_.newYmm();
-      load_strided_256(high, points_past(at, stride, per_half), i);
+      load_strided_256(high, elements_past(at, stride, per_half), i);
       vc_.insert_high(r, r, high);
     }
     out = {r, is_float(t) ? Repr::kFloat : Repr::kInt, t};
@@ -2350,7 +2219,7 @@ class StagedKernelBuilder : public KernelBuilder {
   }
 
   // The address `count` strides past `at`.
-  x86::Gp points_past(const x86::Gp& at, const x86::Gp& stride, int count) {
+  x86::Gp elements_past(const x86::Gp& at, const x86::Gp& stride, int count) {
     x86::Gp p = at;
     for (int left = count; left > 0;) {
       std::uint32_t shift = 3;
@@ -2363,15 +2232,15 @@ class StagedKernelBuilder : public KernelBuilder {
     return p;
   }
 
-  // x = the 128 bits of strided input i's points from `at` on (2 doubles or 4 floats).
+  // x = the 128 bits of strided input i's elements from `at` on (2 doubles or 4 floats).
   void load_strided_128(const x86::Vec& x, const x86::Gp& at, std::size_t i) {
-    const x86::Gp& stride = strides_[i];
+    const x86::Gp& stride = lane_stride_[i];
     if (wide()) {
       cc_.vmovsd(x.xmm(), x86::qword_ptr(at));
       cc_.vmovhpd(x.xmm(), x.xmm(), x86::qword_ptr(at, stride));
       return;
     }
-    const x86::Gp& triple = triple_strides_[i];
+    const x86::Gp& triple = triple_stride_[i];
     x86::Xmm second = cc_.newXmm(), third = cc_.newXmm(), fourth = cc_.newXmm();
     cc_.vmovss(x.xmm(), x86::dword_ptr(at));
     cc_.vmovss(second, x86::dword_ptr(at, stride));
@@ -2382,10 +2251,10 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.vpunpcklqdq(x.xmm(), x.xmm(), third);
   }
 
-  // y = the 256 bits of strided input i's points from `at` on (4 doubles or 8 floats).
+  // y = the 256 bits of strided input i's elements from `at` on (4 doubles or 8 floats).
   void load_strided_256(const x86::Vec& y, const x86::Gp& at, std::size_t i) {
-    const x86::Gp& stride = strides_[i];
-    const x86::Gp& triple = triple_strides_[i];
+    const x86::Gp& stride = lane_stride_[i];
+    const x86::Gp& triple = triple_stride_[i];
     x86::Vec high = cc_.newYmm();
     if (wide()) {
       cc_.vmovsd(y.xmm(), x86::qword_ptr(at));
@@ -2409,83 +2278,73 @@ class StagedKernelBuilder : public KernelBuilder {
     cc_.vinsertps(x, x, x86::dword_ptr(at, triple), 0x30);
   }
 
-  // Once per step: the inputs that move along N alone, into registers, and
-  // the buffered inputs, for every j.
-  bool load_per_step(const x86::Gp& j_left) {
-    const std::size_t n = nest_.inputs.size();
-    for (int u = 0; u < step_vectors_; ++u) {
-      per_vector_[u] = fixed_;
-      for (std::size_t i = 0; i < n; ++i) {
-        if (broadcast_[i] || layout_[i].moves_outer || layout_[i].moves_inner) continue;
-        Value v;
-        if (!load_at(i, rows_[i], u, v)) return false;
-        per_vector_[u][nest_.inputs[i]] = v;
+  // Once per step: each packed input's lanes for every index of its loop.
+  bool pack_inputs() {
+    for (int loop = 2; loop < loops_; ++loop) {
+      std::vector<std::size_t> packed;
+      for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
+        if (nest_.run.packed_loop[i] == loop) packed.push_back(i);
       }
-    }
-    if (!buffer_offset_.isValid()) return true;
-    Label over_j = cc_.newLabel();
-    Label after_j = cc_.newLabel();
-    for (std::size_t i = 0; i < n; ++i) {
-      if (buffers_[i].isValid()) cc_.mov(inner_at_[i], rows_[i]);
-    }
-    cc_.xor_(buffer_offset_, buffer_offset_);
-    cc_.mov(j_left, inner_count_);
-    buffer_by_blocks(j_left);
-    cc_.test(j_left, j_left);
-    cc_.jz(after_j);
-    cc_.bind(over_j);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!buffers_[i].isValid()) continue;
-      for (int u = 0; u < step_vectors_; ++u) {
-        Value v;
-        if (!load_at(i, inner_at_[i], u, v)) return false;
-        vc_.store(vc_.at(buffers_[i], buffer_offset_, 0, vc_.bytes() * u), v.reg);
+      if (packed.empty()) continue;
+      const x86::Gp& offset = buffer_offset_[static_cast<std::size_t>(loop)];
+      const x86::Gp& stride_index = extents_[static_cast<std::size_t>(loop - 1)];
+      x86::Gp left = cc_.newInt64("pack_left");
+      for (std::size_t i : packed) cc_.mov(at_[i][static_cast<std::size_t>(loop)], base_[i]);
+      cc_.xor_(offset, offset);
+      cc_.mov(left, stride_index);
+      if (packed.size() == 1) pack_by_blocks(packed[0], loop, left);
+      Label over = cc_.newLabel();
+      Label after = cc_.newLabel();
+      cc_.test(left, left);
+      cc_.jz(after);
+      cc_.bind(over);
+      for (std::size_t i : packed) {
+        const x86::Gp& at = at_[i][static_cast<std::size_t>(loop)];
+        for (int u = 0; u < step_vectors_; ++u) {
+          Value v;
+          if (!load_lanes(i, at, u, v)) return false;
+          vc_.store(vc_.at(buffers_[i], offset, 0, vc_.bytes() * u), v.reg);
+        }
+        cc_.add(at, stride_[i][static_cast<std::size_t>(loop)]);
       }
-      cc_.add(inner_at_[i], along_j_[i]);
+      cc_.add(offset, entry_);
+      cc_.dec(left);
+      cc_.jnz(over);
+      cc_.bind(after);
     }
-    cc_.add(buffer_offset_, vc_.bytes() * step_vectors_);
-    cc_.dec(j_left);
-    cc_.jnz(over_j);
-    cc_.bind(after_j);
     return true;
   }
 
-  // Where the one buffered input's rows run along J element by element at
-  // run time (X[N, J] in C order), its entries fill four j at a time: each
-  // group of four points reads four elements of each of its four rows as
-  // one vector, and a 4x4 transposition in registers gives the group's
-  // values in four entries. Element-by-element loads cost a load per
-  // element and reread each row's cache lines for every j. `j_left` keeps
-  // the j left to buffer one at a time (J % 4, or all J in other layouts).
-  // AVX2 kernels only: the transposition's VEX-only shuffles would limit an
-  // AVX-512 kernel's registers.
-  void buffer_by_blocks(const x86::Gp& j_left) {
+  // Where the one input packed over `loop` lies along it element by element
+  // at run time (X[N, J] in C order, packed over J), its entries fill four
+  // indices at a time: each group of four lanes reads four elements of each
+  // of its four rows as one vector, and a 4x4 transposition in registers
+  // gives the group's values in four entries. Element-by-element loads cost
+  // a load per element and reread each row's cache lines for every index.
+  // `left` keeps the indices left to pack one at a time (the extent % 4, or
+  // all of it in other layouts). AVX2 kernels only: the transposition's
+  // VEX-only shuffles would limit an AVX-512 kernel's registers.
+  void pack_by_blocks(std::size_t i, int loop, const x86::Gp& left) {
     if (vc_.bits() != 256) return;
-    int buffered = -1;
-    for (std::size_t i = 0; i < buffers_.size(); ++i) {
-      if (!buffers_[i].isValid()) continue;
-      if (buffered >= 0) return;
-      buffered = static_cast<int>(i);
-    }
-    if (buffered < 0) return;
-    const std::size_t i = static_cast<std::size_t>(buffered);
-    const int size = itemsize(region_.nodes[nest_.inputs[i]].dtype);  // lane_bits == bits_ (setup_input)
+    const auto l = static_cast<std::size_t>(loop);
+    const int size = itemsize(region_.nodes[static_cast<std::size_t>(nest_.inputs[i])].dtype);  // lanes' own
     const int groups = step_vectors_ * lanes_ / 4;
-    const std::int32_t entry = vc_.bytes() * step_vectors_;
+    const x86::Gp& offset = buffer_offset_[l];
+    const x86::Gp& at_index = at_[i][l];
     Label one_at_a_time = cc_.newLabel();
     Label over_blocks = cc_.newLabel();
     x86::Gp blocks = cc_.newInt64("blocks");
-    cc_.cmp(along_j_[i], size);
+    cc_.cmp(stride_[i][l], size);
     cc_.jne(one_at_a_time);
-    cc_.mov(blocks, j_left);
+    cc_.mov(blocks, left);
     cc_.shr(blocks, 2);
     cc_.jz(one_at_a_time);
-    cc_.and_(j_left, 3);
+    cc_.and_(left, 3);
     cc_.bind(over_blocks);
-    const x86::Gp& stride = strides_[i];
-    const x86::Gp& triple = triple_strides_[i];
+    const x86::Gp& stride = lane_stride_[i];
+    const x86::Gp& triple = triple_stride_[i];
     for (int g = 0; g < groups; ++g) {
-      const x86::Gp at = points_past(inner_at_[i], stride, 4 * g);
+      const x86::Gp at = elements_past(at_index, stride, 4 * g);
       const x86::Mem rows[4] = {x86::ptr(at), x86::ptr(at, stride), x86::ptr(at, stride, 1), x86::ptr(at, triple)};
       // The same elements of the next step's rows, asked for ahead: reads
       // that cross four rows at once are not a pattern the hardware
@@ -2497,7 +2356,7 @@ class StagedKernelBuilder : public KernelBuilder {
         next.setBase(ahead);
         cc_.prefetcht0(next);
       }
-      auto entry_at = [&](int q) { return x86::ptr(buffers_[i], buffer_offset_, 0, q * entry + g * 4 * size); };
+      auto entry_at = [&](int q) { return x86::ptr(buffers_[i], offset, 0, q * entry_ + g * 4 * size); };
       if (size == 8) {
         x86::Ymm r[4], t[4], columns[4];
         for (int q = 0; q < 4; ++q) {
@@ -2534,108 +2393,345 @@ class StagedKernelBuilder : public KernelBuilder {
         for (int q = 0; q < 4; ++q) cc_.vmovups(entry_at(q), columns[q]);
       }
     }
-    cc_.add(inner_at_[i], 4 * size);
-    cc_.add(buffer_offset_, 4 * entry);
+    cc_.add(at_index, 4 * size);
+    cc_.add(offset, 4 * entry_);
     cc_.dec(blocks);
     cc_.jnz(over_blocks);
     cc_.bind(one_at_a_time);
   }
 
-  // The loop's value at (k, j) for each vector of the step, added (squared,
-  // for a norm) to the vector's sum.
-  bool add_terms(const x86::Vec* sums) {
-    const bool w = wide();
-    std::map<int, Value> shared;  // inputs broadcast along N: one load for all vectors
-    for (int u = 0; u < step_vectors_; ++u) {
-      values_ = per_vector_[u];
-      for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
-        const int node = nest_.inputs[i];
-        const DType t = region_.nodes[node].dtype;
-        Value v;
-        if (buffers_[i].isValid()) {
-          x86::Vec r = vc_.new_vec();
-          vc_.load(r, vc_.at(buffers_[i], buffer_offset_, 0, vc_.bytes() * u));
-          v = {r, is_float(t) ? Repr::kFloat : Repr::kInt, t};
-        } else if (!is_direct(i)) {
-          continue;
-        } else if (shared.count(node)) {
-          v = shared[node];
-        } else {
-          if (!load_at(i, layout_[i].moves_inner ? inner_at_[i] : outer_at_[i], u, v)) return false;
-          if (layout_[i].points == StagedInput::Points::kBroadcast) shared[node] = v;
+  // Whether level `level` (an argmin or argmax) may compare the sums of the
+  // level below instead of their square roots: its operand is the root of
+  // a sum of squares (a norm, or the sqrt of a float sum of x*x), whose
+  // sums are never negative (or NaN), so that the root orders as they do
+  // (select). The root of a sum that may be negative would be NaN.
+  bool compares_sums(std::size_t level) const {
+    if (level == 0 || !gives_index(reduction_node(level).op)) return false;
+    const std::size_t below = level - 1;
+    const ChainLevel& inner = nest_.levels[below];
+    const Node& sum = reduction_node(below);
+    if (sum.op == Op::norm) return inner.between.empty();
+    if (sum.op != Op::sum || inner.between.size() != 1) return false;
+    const Node& root = region_.nodes[static_cast<std::size_t>(inner.between[0])];
+    if (root.op != Op::sqrt || root.inputs[0] != inner.reduction) return false;
+    const Node& term = region_.nodes[static_cast<std::size_t>(sum.inputs[0])];
+    return term.op == Op::square || is_square_power(region_, term) ||
+           (term.op == Op::multiply && term.inputs[0] == term.inputs[1]);
+  }
+
+  // Level `level`'s result for each vector of the step, into out[u]: its
+  // reduction over its loop, then the element-wise work on it; with
+  // `roots` false, the sums of a level whose roots the level outside does
+  // not need (compares_sums): neither a norm's root nor the work after.
+  bool emit_level(std::size_t level, Value* out, bool roots) {
+    const NestReduction& reduced = nest_.reduced[level];
+    const Node& node = reduction_node(level);
+    const int loop = loop_of(level);
+    const auto l = static_cast<std::size_t>(loop);
+    const x86::Gp& extent = extents_[l - 1];
+    const bool index = gives_index(node.op);
+    const bool compares = compares_sums(level);
+    const DType t = lanes_type();
+    x86::Vec acc[kMaxVectors], best_index[kMaxVectors];
+    x86::Vec k_index;
+    for (int u = 0; u < step_vectors_; ++u) acc[u] = vc_.new_vec("acc");
+    if (index) {
+      for (int u = 0; u < step_vectors_; ++u) {
+        best_index[u] = vc_.new_vec("best_index");
+        cc_.vmovapd(acc[u], broadcast_constant(node.op == Op::argmax ? -HUGE_VAL : HUGE_VAL, t));
+        vc_.set_zero(best_index[u]);
+      }
+      k_index = vc_.new_vec("index");
+      vc_.set_zero(k_index);
+    } else if (reduced.order != ReductionOrder::kPairwise) {
+      unsigned char start[8] = {};
+      fill_fold_start(reinterpret_cast<char*>(start), 1, t, reduced.combine);
+      double value = 0;
+      if (t == DType::kFloat64) {
+        std::memcpy(&value, start, 8);
+      } else {
+        float f;
+        std::memcpy(&f, start, 4);
+        value = f;
+      }
+      for (int u = 0; u < step_vectors_; ++u) cc_.vmovapd(acc[u], broadcast_constant(value, t));
+    }
+    for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
+      if (moves_by_pointer(i, loop)) cc_.mov(at_[i][l], pointer_at(i, loop - 1));
+    }
+    if (buffer_offset_[l].isValid()) cc_.xor_(buffer_offset_[l], buffer_offset_[l]);
+    // One index of the loop: the level's operand for each vector, folded in
+    // as the order says, the pointers moved on.
+    auto index_term = [&](const x86::Vec* into) {
+      std::vector<std::map<int, Value>> saved(values_at_, values_at_ + step_vectors_);
+      load_packed(loop);
+      if (!load_at_depth(loop)) return false;
+      Value term[kMaxVectors];
+      if (level == 0) {
+        for (int u = 0; u < step_vectors_; ++u) {
+          values_ = values_at_[u];
+          for (int m : nest_.members) {
+            if (is_loop_member(m) && !emit_member(m)) return false;
+          }
+          if (!operand(nest_.value, t, term[u]) || term[u].repr != Repr::kFloat) return false;
         }
-        values_[node] = v;
+      } else if (!emit_level(level - 1, term, !compares)) {
+        return false;
       }
-      if (!emit_members()) return false;
-      Value term;
-      if (!operand(nest_.outputs[0], inner_.dtype, term) || term.repr != Repr::kFloat) return false;
-      if (inner_.op == Op::norm) {
-        x86::Vec square = vc_.new_vec();
-        w ? cc_.vmulpd(square, term.reg, term.reg) : cc_.vmulps(square, term.reg, term.reg);
-        term.reg = square;
+      for (int u = 0; u < step_vectors_; ++u) {
+        x86::Vec x = term[u].reg;
+        if (node.op == Op::norm) {
+          x86::Vec square = vc_.new_vec();
+          multiply(square, x, x);
+          x = square;
+        }
+        if (index) {
+          if (!select(level, x, k_index, acc[u], best_index[u])) return false;
+        } else {
+          fold_in(reduced, into ? into[u] : acc[u], x);
+        }
       }
-      w ? cc_.vaddpd(sums[u], sums[u], term.reg) : cc_.vaddps(sums[u], sums[u], term.reg);
+      if (index) wide() ? cc_.vpaddq(k_index, k_index, broadcast_int(1)) : cc_.vpaddd(k_index, k_index, broadcast_int(1));
+      for (int u = 0; u < step_vectors_; ++u) values_at_[u] = std::move(saved[static_cast<std::size_t>(u)]);
+      for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
+        if (moves_by_pointer(i, loop)) cc_.add(at_[i][l], stride_[i][l]);
+      }
+      if (buffer_offset_[l].isValid()) cc_.add(buffer_offset_[l], entry_);
+      return true;
+    };
+    if (long_pairwise(level)) {
+      if (!emit_pairwise(level, extent, acc, index_term)) return false;
+    } else {
+      Label over = cc_.newLabel();
+      Label after = cc_.newLabel();
+      x86::Gp left = cc_.newInt64("left");
+      if (reduced.order == ReductionOrder::kPairwise) {
+        // Fewer than 8 operands: NumPy adds them one after another, from 0.
+        for (int u = 0; u < step_vectors_; ++u) vc_.set_zero(acc[u]);
+      }
+      cc_.mov(left, extent);
+      cc_.test(left, left);
+      cc_.jz(after);
+      cc_.bind(over);
+      if (!index_term(nullptr)) return false;
+      cc_.dec(left);
+      cc_.jnz(over);
+      cc_.bind(after);
+    }
+    for (int u = 0; u < step_vectors_; ++u) {
+      if (index) {
+        out[u] = {best_index[u], Repr::kInt, DType::kInt64};
+        continue;
+      }
+      x86::Vec r = acc[u];
+      if (node.op == Op::mean) {
+        // NumPy's mean: the sum over the count (exact in the lanes' type:
+        // the driver runs float32 means of at most 2^24 operands).
+        x86::Vec count = vc_.new_vec();
+        x86::Vec quotient = vc_.new_vec();
+        cc_.vxorps(count.xmm(), count.xmm(), count.xmm());
+        if (wide()) {
+          cc_.vcvtsi2sd(count.xmm(), count.xmm(), extent);
+          cc_.vbroadcastsd(count, count.xmm());
+          cc_.vdivpd(quotient, r, count);
+        } else {
+          cc_.vcvtsi2sd(count.xmm(), count.xmm(), extent);
+          cc_.vcvtsd2ss(count.xmm(), count.xmm(), count.xmm());
+          cc_.vbroadcastss(count, count.xmm());
+          cc_.vdivps(quotient, r, count);
+        }
+        r = quotient;
+      } else if (node.op == Op::norm && roots) {
+        x86::Vec root = vc_.new_vec();
+        wide() ? cc_.vsqrtpd(root, r) : cc_.vsqrtps(root, r);
+        r = root;
+      }
+      out[u] = {r, Repr::kFloat, t};
+    }
+    if (!roots || nest_.levels[level].between.empty()) return true;
+    for (int u = 0; u < step_vectors_; ++u) {
+      values_ = values_at_[u];
+      values_[nest_.levels[level].reduction] = out[u];
+      for (int b : nest_.levels[level].between) {
+        if (!emit_member(b)) return false;
+      }
+      if (!operand(nest_.levels[level].between.back(), t, out[u]) || out[u].repr != Repr::kFloat) return false;
     }
     return true;
   }
 
-  // Whether the value reduced over K is the square root of the inner sum
-  // (a norm, or a sum's sqrt): then sums are compared instead (select).
-  bool compares_sums() const {
-    if (inner_.op == Op::norm) return staged_.between.empty();
-    if (staged_.between.size() != 1) return false;
-    const Node& b = region_.nodes[staged_.between[0]];
-    return b.op == Op::sqrt && b.inputs[0] == staged_.inner && b.dtype == inner_.dtype && b.compute == inner_.dtype;
-  }
-
-  // Takes k for vector u where the value reduced over K beats the best:
-  // strictly, or as the first NaN (NumPy's argmin/argmax). That value is the
-  // inner sum's (its root, for a norm) after the work between the two
-  // reductions. A value that is a sum's root is kept as the sum, and sums
-  // are compared rather than their roots: the root is monotonic, so a sum
-  // that beats the best sum has a root that beats or equals the best root,
-  // and equals it only when the two sums lie fewer than 8 units in the last
-  // place apart; only then are the roots computed and compared.
-  bool select(int u, const x86::Vec& sum, const x86::Vec& k_index, const x86::Vec& best, const x86::Vec& best_index) {
-    const bool w = wide();
-    x86::Vec value = sum;
-    const bool sums = compares_sums();
-    if (!sums) {
-      if (inner_.op == Op::norm) {
-        value = vc_.new_vec();
-        w ? cc_.vsqrtpd(value, sum) : cc_.vsqrtps(value, sum);
-      }
-      values_ = per_vector_[u];
-      values_[staged_.inner] = {value, Repr::kFloat, inner_.dtype};
-      for (int b : staged_.between) {
-        if (!emit_member(b)) return false;
-      }
-      if (!staged_.between.empty()) {
-        Value last;
-        if (!operand(staged_.between.back(), region_.nodes[staged_.between.back()].dtype, last) ||
-            last.repr != Repr::kFloat) {
-          return false;
-        }
-        value = last.reg;
+  // A member of the loop, computed at every index of all loops (not a level's).
+  bool is_loop_member(int m) const {
+    for (const ChainLevel& level : nest_.levels) {
+      if (level.reduction == m || std::find(level.between.begin(), level.between.end(), m) != level.between.end()) {
+        return false;
       }
     }
+    return true;
+  }
+
+  // acc = acc folded with x as the reduction's combine does (NumPy's
+  // minimum and maximum keep a NaN running value, else take a NaN operand).
+  void fold_in(const NestReduction& reduced, const x86::Vec& acc, const x86::Vec& x) {
+    switch (reduced.combine) {
+      case Combine::kAdd: add(acc, acc, x); break;
+      case Combine::kMultiply: multiply(acc, acc, x); break;
+      case Combine::kMin:
+      case Combine::kMax: vc_.copy(acc, float_min_max(acc, x, reduced.combine == Combine::kMin)); break;
+      default: break;
+    }
+  }
+
+  // sums[u] = NumPy's pairwise sum of the level's operands over its loop:
+  // one leaf of all of them where the program is null, else the program's
+  // leaves, their partial sums on the level's stack, added as its tokens
+  // say (a leaf's length, 0 to add the top two partial sums, -1 at its
+  // end); then added to NumPy's identity, +0.0.
+  template <typename Term>
+  bool emit_pairwise(std::size_t level, const x86::Gp& extent, const x86::Vec* sums, Term& term) {
+    x86::Gp leaf_n = cc_.newInt64("leaf_n");
+    x86::Gp in_program = cc_.newInt64("in_program");
+    x86::Gp token_at = cc_.newIntPtr("token_at");
+    x86::Gp token = cc_.newInt64("token");
+    x86::Gp top = cc_.newIntPtr("top");
+    const x86::Gp& program = programs_[level];
+    Label leaf = cc_.newLabel();
+    Label next_token = cc_.newLabel();
+    Label program_end = cc_.newLabel();
+    Label have_sum = cc_.newLabel();
+    Label add_two = cc_.newLabel();
+    // The leaf's code is the one way into the loop over the tokens.
+    cc_.xor_(in_program, in_program);
+    cc_.mov(leaf_n, extent);
+    cc_.test(program, program);
+    cc_.jz(leaf);
+    cc_.mov(in_program, 1);
+    cc_.mov(token_at, program);
+    cc_.mov(top, stacks_[level]);
+    cc_.mov(leaf_n, x86::ptr(token_at));
+    cc_.add(token_at, 8);
+    cc_.bind(leaf);
+    if (!emit_leaf(leaf_n, sums, term)) return false;
+    cc_.test(in_program, in_program);
+    cc_.jz(have_sum);
+    for (int u = 0; u < step_vectors_; ++u) vc_.store(vc_.at(top, vc_.bytes() * u), sums[u]);
+    cc_.add(top, entry_);
+    cc_.bind(next_token);
+    cc_.mov(token, x86::ptr(token_at));
+    cc_.add(token_at, 8);
+    cc_.test(token, token);
+    cc_.jl(program_end);
+    cc_.jz(add_two);
+    cc_.mov(leaf_n, token);
+    cc_.jmp(leaf);
+    cc_.bind(add_two);
+    cc_.sub(top, entry_);
+    for (int u = 0; u < step_vectors_; ++u) {
+      x86::Vec left = vc_.new_vec();
+      x86::Vec right = vc_.new_vec();
+      vc_.load(left, vc_.at(top, vc_.bytes() * u - entry_));
+      vc_.load(right, vc_.at(top, vc_.bytes() * u));
+      add(left, left, right);
+      vc_.store(vc_.at(top, vc_.bytes() * u - entry_), left);
+    }
+    cc_.jmp(next_token);
+    cc_.bind(program_end);
+    cc_.sub(top, entry_);
+    for (int u = 0; u < step_vectors_; ++u) {
+      vc_.load(sums[u], vc_.at(top, vc_.bytes() * u));
+      add(sums[u], sums[u], zero());
+    }
+    cc_.bind(have_sum);
+    return true;
+  }
+
+  // sums[u] = the pairwise sum of the next `count` operands (NumPy's leaf:
+  // fewer than 8 added in turn from 0; else eight running sums over whole
+  // eights, combined as a tree, then the rest added in turn), the pointers
+  // moved past them. `count` is consumed.
+  template <typename Term>
+  bool emit_leaf(const x86::Gp& count, const x86::Vec* sums, Term& term) {
+    Label few = cc_.newLabel();
+    Label rest = cc_.newLabel();
+    Label leaf_end = cc_.newLabel();
+    x86::Gp rest_count = cc_.newInt64("rest");
+    cc_.mov(rest_count, count);
+    cc_.cmp(count, 8);
+    cc_.jb(few);
+    cc_.and_(rest_count, 7);
+    cc_.shr(count, 3);
+    // -0.0 + x is x for every x: each running sum starts as its first operand.
+    x86::Vec minus_zero = broadcast_constant(-0.0, lanes_type());
+    x86::Vec running[8][kMaxVectors];
+    for (auto& r : running) {
+      for (int u = 0; u < step_vectors_; ++u) {
+        r[u] = vc_.new_vec("running");
+        cc_.vmovapd(r[u], minus_zero);
+      }
+    }
+    Label eights = cc_.newLabel();
+    cc_.bind(eights);
+    for (auto& r : running) {
+      if (!term(r)) return false;
+    }
+    cc_.dec(count);
+    cc_.jnz(eights);
+    for (int u = 0; u < step_vectors_; ++u) {
+      x86::Vec t[4];
+      for (int q = 0; q < 4; ++q) {
+        t[q] = vc_.new_vec();
+        add(t[q], running[2 * q][u], running[2 * q + 1][u]);
+      }
+      add(t[0], t[0], t[1]);
+      add(t[2], t[2], t[3]);
+      add(sums[u], t[0], t[2]);
+      // NumPy adds the sum to its identity, +0.0: never -0.0.
+      add(sums[u], sums[u], zero());
+    }
+    cc_.jmp(rest);
+    cc_.bind(few);
+    for (int u = 0; u < step_vectors_; ++u) vc_.set_zero(sums[u]);
+    cc_.bind(rest);
+    cc_.test(rest_count, rest_count);
+    cc_.jz(leaf_end);
+    Label one_by_one = cc_.newLabel();
+    cc_.bind(one_by_one);
+    if (!term(sums)) return false;
+    cc_.dec(rest_count);
+    cc_.jnz(one_by_one);
+    cc_.bind(leaf_end);
+    return true;
+  }
+
+  // Takes the loop's index for a vector where the value `x` beats the
+  // best: strictly, or as the first NaN (NumPy's argmin/argmax). Where the
+  // level compares sums (compares_sums), `x` is the sum whose root is the
+  // value: the root is monotonic, so a sum that beats the best sum has a
+  // root that beats or equals the best root, and equals it only when the
+  // two sums lie fewer than 8 units in the last place apart; only then are
+  // the roots computed and compared.
+  bool select(std::size_t level, const x86::Vec& x, const x86::Vec& k_index, const x86::Vec& best,
+              const x86::Vec& best_index) {
+    const bool w = wide();
+    const bool is_max = reduction_node(level).op == Op::argmax;
+    const bool sums = compares_sums(level);
     x86::Vec take = vc_.new_vec("take");
     x86::Vec best_nan = vc_.new_vec();
     vc_.float_compare(best_nan, best, best, 3, bits_);  // UNORD_Q
     // NGE_UQ / NLE_UQ: better or unordered, quietly; and the best no NaN.
-    auto beats = [&](const x86::Vec& to, const x86::Vec& x, const x86::Vec& than) {
-      const int better_or_nan = is_max() ? 0x16 : 0x19;
-      vc_.float_compare(to, x, than, better_or_nan, bits_);
+    auto beats = [&](const x86::Vec& to, const x86::Vec& value, const x86::Vec& than) {
+      const int better_or_nan = is_max ? 0x16 : 0x19;
+      vc_.float_compare(to, value, than, better_or_nan, bits_);
       vc_.and_not(to, best_nan, to);
     };
-    beats(take, value, best);
+    beats(take, x, best);
     if (sums) {
       // Sums are non-negative (or NaN): as integers their bits order as
       // they do, and their difference counts units in the last place.
       x86::Vec apart = vc_.new_vec();
       x86::Vec close = vc_.new_vec();
-      const x86::Vec& larger = is_max() ? sum : best;
-      const x86::Vec& smaller = is_max() ? best : sum;
+      const x86::Vec& larger = is_max ? x : best;
+      const x86::Vec& smaller = is_max ? best : x;
       w ? cc_.vpsubq(apart, larger, smaller) : cc_.vpsubd(apart, larger, smaller);
       vc_.int_greater(close, broadcast_int(8), apart, bits_);
       vc_.bit_and(close, close, take);
@@ -2649,32 +2745,58 @@ class StagedKernelBuilder : public KernelBuilder {
       x86::Vec exact = vc_.new_vec();
       vc_.blend(best_root, best, zero(), best, bits_);  // by the sign of best
       w ? cc_.vsqrtpd(best_root, best_root) : cc_.vsqrtps(best_root, best_root);
-      w ? cc_.vsqrtpd(root, sum) : cc_.vsqrtps(root, sum);
+      w ? cc_.vsqrtpd(root, x) : cc_.vsqrtps(root, x);
       beats(exact, root, best_root);
       vc_.blend(take, take, exact, close, bits_);
       cc_.bind(decided);
     }
-    vc_.blend(best, best, value, take, bits_);
+    vc_.blend(best, best, x, take, bits_);
     vc_.blend(best_index, best_index, k_index, take, bits_);
     return true;
   }
 
-  const StagedReduction& staged_;
-  const std::vector<StagedInput>& layout_;
-  const Node& inner_;
-  const bool short_sums_;
+  // The chain's result for each vector of the step, at `result` (moved on a step).
+  bool store_result(const x86::Gp& result, const Value* out) {
+    const Node& node = reduction_node(levels() - 1);
+    const int bytes = vc_.bytes();
+    for (int u = 0; u < step_vectors_; ++u) {
+      if (!gives_index(node.op)) {
+        vc_.store(vc_.at(result, bytes * u), out[u].reg);
+        continue;
+      }
+      // NumPy's argmin gives int64 indices: 32-bit lanes widen half by half.
+      if (wide()) {
+        vc_.store(vc_.at(result, bytes * u), out[u].reg);
+        continue;
+      }
+      x86::Vec low = vc_.new_vec();
+      x86::Vec high = vc_.new_vec();
+      x86::Vec high_half = vc_.new_half();
+      cc_.vpmovsxdq(low, vc_.half_view(out[u].reg));
+      vc_.extract_high(high_half, out[u].reg);
+      cc_.vpmovsxdq(high, high_half);
+      vc_.store(vc_.at(result, 2 * bytes * u), low);
+      vc_.store(vc_.at(result, 2 * bytes * u + bytes), high);
+    }
+    cc_.add(result, step_vectors_ * lanes_ * (gives_index(node.op) ? 8 : itemsize(node.dtype)));
+    return true;
+  }
+
   const int step_vectors_;  // vectors_per_step
-  x86::Gp inner_count_;
-  x86::Gp buffer_offset_;              // j's vectors in the buffers
-  std::vector<x86::Gp> rows_;          // per input: at (0, the step's first point, 0)
-  std::vector<x86::Gp> advance_;       // bytes from one step's points to the next's
-  std::vector<x86::Gp> along_k_, along_j_;  // strides
-  std::vector<x86::Gp> outer_at_;      // at (k, the step's first point, 0)
-  std::vector<x86::Gp> inner_at_;      // at (k, the step's first point, j)
-  std::vector<x86::Gp> strides_;       // a strided input's stride along N
-  std::vector<x86::Gp> triple_strides_;  // and three times it
-  std::vector<x86::Gp> buffers_;       // a buffered input's J entries of the scratch memory
-  std::map<int, Value> per_vector_[kMaxVectors];
+  const int loops_;         // the nest's loop order's
+  std::int32_t entry_ = 0;  // bytes of one step's lanes
+  std::vector<x86::Gp> extents_;         // per loop from 1
+  std::vector<x86::Gp> stacks_;          // per level that adds pairwise: its partial sums
+  std::vector<x86::Gp> programs_;        // and its program (null: one leaf)
+  std::vector<x86::Gp> base_;            // per input: at the step's first element, other indices 0
+  std::vector<x86::Gp> advance_;         // bytes from one step's elements to the next's
+  std::vector<x86::Gp> lane_stride_;     // a strided input's stride along the vector dimension
+  std::vector<x86::Gp> triple_stride_;   // and three times it
+  std::vector<std::vector<x86::Gp>> at_;      // per input and loop it moves along: where it is
+  std::vector<std::vector<x86::Gp>> stride_;  // and its stride along that loop
+  std::vector<x86::Gp> buffers_;         // a packed input's entries of the scratch memory
+  std::vector<x86::Gp> buffer_offset_;   // per loop that packed inputs pack over: its index's entry
+  std::map<int, Value> values_at_[kMaxVectors];  // per vector: inputs loaded so far
 };
 
 template <typename Code>
@@ -2844,9 +2966,9 @@ class X86Backend : public Backend {
 
   int lanes(const LoopNest& nest) const override { return vector_bits_ / lane_bits_of(nest.fuse_class); }
   int lane_bytes(const LoopNest& nest) const override { return lane_bits_of(nest.fuse_class) / 8; }
-  int staged_points(const Group& loop, bool short_sums) const override {
-    return StagedKernelBuilder::vectors_per_step(vector_bits_, short_sums) * vector_bits_ /
-           lane_bits_of(loop.fuse_class);
+  int chain_points(const LoopNest& nest) const override {
+    const int bits = chain_lane_bits(nest);
+    return bits == 0 ? 0 : ChainKernelBuilder::vectors_per_step(nest, vector_bits_) * vector_bits_ / bits;
   }
 
   std::unique_ptr<Kernel> compile(const LoopNest& nest, KernelOptions options) override {
@@ -2882,22 +3004,21 @@ class X86Backend : public Backend {
     return kernel;
   }
 
-  std::unique_ptr<StagedKernel> compile_staged(const Region& region, const StagedReduction& staged,
-                                               const std::vector<StagedInput>& layout, bool short_sums) override {
-    std::vector<bool> fixed;
-    for (const StagedInput& in : layout) {
-      fixed.push_back(in.points == StagedInput::Points::kBroadcast && !in.moves_outer && !in.moves_inner);
+  std::unique_ptr<ChainKernel> compile_chain(const LoopNest& nest) override {
+    // The loop's members compute in the chain's lanes.
+    const int bits = chain_lane_bits(nest);
+    if (bits == 0 || (nest.fuse_class >= 0 && nest.fuse_class != kAnyClass && lane_bits_of(nest.fuse_class) != bits)) {
+      return nullptr;
     }
-    const StagedNest nest = staged_nest(region, staged, fixed);
-    auto kernel = std::make_unique<X86Code<StagedKernel>>();
+    auto kernel = std::make_unique<X86Code<ChainKernel>>();
     const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::CallSlot>& slots) {
-      StagedKernelBuilder builder(cc, nest, layout, vector_bits_, short_sums);
+      ChainKernelBuilder builder(cc, nest, vector_bits_);
       if (!builder.build()) return false;
       append(slots, builder.call_slots());
       return true;
     }, [](const CodeHolder&) {});
     if (!made) return nullptr;
-    kernel->points = staged_points(staged.loop, short_sums);
+    kernel->points = chain_points(nest);
     return kernel;
   }
 
@@ -2905,8 +3026,8 @@ class X86Backend : public Backend {
     return place_image<Kernel>(image);
   }
 
-  std::unique_ptr<StagedKernel> place_staged(const std::vector<std::uint8_t>& image) override {
-    return place_image<StagedKernel>(image);
+  std::unique_ptr<ChainKernel> place_chain(const std::vector<std::uint8_t>& image) override {
+    return place_image<ChainKernel>(image);
   }
 
  private:

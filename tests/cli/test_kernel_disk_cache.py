@@ -124,7 +124,7 @@ def write_kernel_file(path, head, facts, code):
 # A file whose checksum matches but whose facts do not say how to call its
 # kernel: each fact forged in turn (a Kernel's: lanes, lane bytes, uses
 # index, leaf sums, streaming stores, row results, notes ties, paired
-# function's offset; a staged kernel's: points).
+# function's offset; a chain kernel's: points).
 @pytest.mark.parametrize("fact, value", [(0, 0), (1, 0), (0, 1), (1, 3), (0, -8), (2, 2), (3, 1), (3, 0), (4, 7), (5, 1),
                                          (6, 1), (7, 1 << 40), (7, -2), ("points", 0), ("points", 1), ("points", -4)])
 def test_a_file_whose_facts_are_forged_is_compiled_again(program, tmp_path, fact, value):
@@ -133,9 +133,9 @@ def test_a_file_whose_facts_are_forged_is_compiled_again(program, tmp_path, fact
     forged = 0
     for f in kernel_files(cache):
         head, key, facts, code = read_kernel_file(f)
-        staged = "|staged " in key
-        at = 0 if staged else fact
-        if staged != (fact == "points") or facts[at] == value:
+        chain = "|chain|" in key
+        at = 0 if chain else fact
+        if chain != (fact == "points") or facts[at] == value:
             continue
         facts[at] = value
         write_kernel_file(f, head, facts, code)

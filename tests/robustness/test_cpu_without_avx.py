@@ -17,7 +17,7 @@ import harness
 CORPUS = Path(__file__).resolve().parent.parent / "diff" / "corpus"
 QEMU = shutil.which("qemu-x86_64")
 
-# Kernels of every kind: k-means (staged), fitness sums of int8, trigonometry,
+# Kernels of every kind: k-means (a reduction chain), fitness sums of int8, trigonometry,
 # stencils into the array they read, element-wise ufuncs and operators, edge
 # semantics (rounding, NaNs, -0.0), NEP 50 promotion, reductions and leaf
 # sums, shifts, integer extremes, argmin/argmax, arange, FP warnings.

@@ -1,7 +1,7 @@
 """Reductions of reductions (k-means' labels, however spelled) run as one
-staged kernel: each spelling, coordinate count and dtype below must be
-computed by it (jit.staged_reduction_runs) with python3's labels, not
-merely give python3's output through NumPy."""
+reduction chain's kernel: each spelling, coordinate count and dtype below
+must be computed by it (jit.reduction_chain_runs) with python3's labels,
+not merely give python3's output through NumPy."""
 import json
 
 import pytest
@@ -28,7 +28,7 @@ print(hashlib.sha1(labels(X, m).tobytes()).hexdigest())
 @pytest.mark.parametrize("spelling", ["norm", "sum", "sqrt"])
 @pytest.mark.parametrize("coordinates,means", [(2, 2), (3, 8), (8, 2), (16, 8), (64, 64), (130, 3)])
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_labels_come_from_one_staged_kernel(tmp_path, spelling, coordinates, means, dtype):
+def test_labels_come_from_one_chain_kernel(tmp_path, spelling, coordinates, means, dtype):
     script = tmp_path / "labels.py"
     script.write_text(PROGRAM)
     stats = tmp_path / "stats.json"
@@ -38,7 +38,7 @@ def test_labels_come_from_one_staged_kernel(tmp_path, spelling, coordinates, mea
     assert got.returncode == expected.returncode == 0, got.stderr
     assert got.stdout == expected.stdout
     counters = json.loads(stats.read_text())
-    assert counters.get("jit.staged_reduction_runs") == 1
+    assert counters.get("jit.reduction_chain_runs") == 1
     assert counters.get("jit.fallbacks", 0) == 0
 
 
@@ -49,7 +49,7 @@ def has_avx2():
 
 
 # An AVX2 kernel reads the points of X[N, J] (C order) four j at a time and
-# transposes them in registers (x86_backend.cpp, buffer_by_blocks): its
+# transposes them in registers (x86_backend.cpp, pack_by_blocks): its
 # listing shows the transposition's shuffles; J % 4 and the labels' values
 # are the differential test's above.
 @pytest.mark.skipif(not has_avx2(), reason="needs a CPU with AVX2")
@@ -63,5 +63,5 @@ def test_points_are_read_in_blocks_of_four_coordinates(tmp_path, dtype, shuffle)
                                                        "NPY_JIT_LOG": "output_code"})
     assert got.returncode == expected.returncode == 0, got.stderr
     assert got.stdout == expected.stdout
-    staged = got.stderr[got.stderr.index("staged pairwise argmin(sum)"):]
-    assert shuffle in staged
+    chain = got.stderr[got.stderr.index("|chain|"):]
+    assert shuffle in chain

@@ -10,7 +10,7 @@ namespace {
 
 // A kernel that counts how many of its kind exist, so that a test sees
 // which ones the cache let go of.
-struct CountedKernel : StagedKernel {
+struct CountedKernel : ChainKernel {
   static int alive;
   CountedKernel() { ++alive; }
   ~CountedKernel() override { --alive; }
@@ -18,24 +18,24 @@ struct CountedKernel : StagedKernel {
 int CountedKernel::alive = 0;
 
 // The cache's kernel for `key`; a new one has `points` set to `mark`.
-std::shared_ptr<const StagedKernel> counted_kernel_for(CodeCache<StagedKernel>& cache, const std::string& key,
+std::shared_ptr<const ChainKernel> counted_kernel_for(CodeCache<ChainKernel>& cache, const std::string& key,
                                                        int& compiled, int mark = 0) {
   return cached_code(
-      cache, *cpu_backend(), key, StagedKernel{},
+      cache, *cpu_backend(), key, ChainKernel{},
       [&] {
         ++compiled;
         auto kernel = std::make_unique<CountedKernel>();
         kernel->points = mark;
-        return std::unique_ptr<StagedKernel>(std::move(kernel));
+        return std::unique_ptr<ChainKernel>(std::move(kernel));
       },
-      [](const StagedKernel&) { return std::string(); });
+      [](const ChainKernel&) { return std::string(); });
 }
 
 TEST(KernelCache, EverNewKernelsStayBoundedAndAHeldKernelOutlivesTheCache) {
-  CodeCache<StagedKernel> cache;
+  CodeCache<ChainKernel> cache;
   int compiled = 0;
-  const std::shared_ptr<const StagedKernel> held = counted_kernel_for(cache, "held", compiled, 7);
-  const std::weak_ptr<const StagedKernel> dropped = counted_kernel_for(cache, "dropped", compiled);
+  const std::shared_ptr<const ChainKernel> held = counted_kernel_for(cache, "held", compiled, 7);
+  const std::weak_ptr<const ChainKernel> dropped = counted_kernel_for(cache, "dropped", compiled);
   for (std::size_t i = 0; i < 3 * kMaxCachedKernels; ++i) {
     counted_kernel_for(cache, "kernel " + std::to_string(i), compiled);
     ASSERT_LE(cache.size(), kMaxCachedKernels);

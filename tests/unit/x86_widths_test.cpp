@@ -435,8 +435,8 @@ class Runner {
                       << dump_region(region, program_.leaves);
         return out;
       }
-      if (step.staged) {
-        run_staged_step(step.staged_reduction, compile_only, out);
+      if (step.chain) {
+        run_chain_step(step.reduction_chain, compile_only, out);
       } else {
         run_group(step.group, compile_only, out);
       }
@@ -555,26 +555,36 @@ class Runner {
     for (int r : group.reductions) out.values[r] = buffers_[r].value();
   }
 
-  void run_staged_step(const StagedReduction& staged, bool compile_only, Outcome& out) {
+  void run_chain_step(const ReductionChain& chain, bool compile_only, Outcome& out) {
     std::vector<LoopInput> inputs;
-    for (int i : staged.loop.inputs) inputs.push_back(loop_input(i, staged.loop.shape));
-    std::unique_ptr<StagedKernel>& kernel = staged_kernels_[step_];
-    if (!kernel) kernel = backend_.compile_staged(program_.region, staged, staged_layout(inputs), staged.loop.shape[2] < 8);
+    std::vector<std::vector<std::int64_t>> strides;
+    for (int i : chain.loop.inputs) {
+      inputs.push_back(loop_input(i, chain.loop.shape));
+      strides.push_back(inputs.back().strides);
+    }
+    LoopNest& nest = chain_nests_[step_];
+    std::unique_ptr<ChainKernel>& kernel = chain_kernels_[step_];
     if (!kernel) {
-      ADD_FAILURE() << backend_.name() << " made no staged kernel for:\n" << dump_region(program_.region, program_.leaves);
+      nest = lower_chain(program_.region, chain);
+      nest.run = schedule_chain_run(nest, strides);
+      kernel = backend_.compile_chain(nest);
+    }
+    if (!kernel) {
+      ADD_FAILURE() << backend_.name() << " made no chain kernel for:\n" << dump_region(program_.region, program_.leaves);
       return;
     }
-    out.kernels.push_back("staged " + std::to_string(kernel->points));
-    if (g_listing) std::printf("%s, staged:\n%s\n", backend_.name(), kernel->listing.c_str());
+    out.kernels.push_back("chain " + std::to_string(kernel->points));
+    if (g_listing) std::printf("%s, chain:\n%s\n", backend_.name(), kernel->listing.c_str());
     if (compile_only) return;
-    Buffer& b = buffers_[staged.outer];
-    const Shape& shape = program_.region.nodes[staged.outer].shape;
-    make(b, shape, static_cast<std::size_t>(element_count(shape) * 8));
+    const int result = chain_result(chain);
+    const Node& node = program_.region.nodes[result];
+    Buffer& b = buffers_[result];
+    make(b, node.shape, static_cast<std::size_t>(element_count(node.shape) * itemsize(node.dtype)));
     const int flags =
-        timed([&] { return run_staged(*kernel, staged.loop.shape, inputs, reinterpret_cast<char*>(b.data())); });
-    EXPECT_GE(flags, 0) << "the driver did not run the staged kernel";
+        timed([&] { return run_chain(*kernel, nest, inputs, reinterpret_cast<char*>(b.data()), node.dtype); });
+    EXPECT_GE(flags, 0) << "the driver did not run the chain kernel";
     out.flags.push_back(flags);
-    out.values[staged.outer] = b.value();
+    out.values[result] = b.value();
   }
 
   Backend& backend_;
@@ -583,7 +593,8 @@ class Runner {
   const bool streaming_;
   std::size_t step_ = 0;
   std::map<std::size_t, std::unique_ptr<Kernel>> kernels_;
-  std::map<std::size_t, std::unique_ptr<StagedKernel>> staged_kernels_;
+  std::map<std::size_t, std::unique_ptr<ChainKernel>> chain_kernels_;
+  std::map<std::size_t, LoopNest> chain_nests_;
   std::map<int, Buffer> buffers_;
   std::vector<std::unique_ptr<std::int64_t>> constants_;
   double kernel_seconds_ = 0;
@@ -1179,7 +1190,7 @@ TEST(X86Widths, Arange) {
   finish();
 }
 
-// ---------------------------------------------------------------- staged k-means
+// ---------------------------------------------------------------- reduction chains: k-means
 
 // argmin(norm(X - means[:, None], axis=2), axis=0) over X (N, J), means (K, J).
 Program kmeans(DType t, std::int64_t K, std::int64_t N, std::int64_t J, bool x_transposed, bool argmax, Fill fill,
@@ -1201,7 +1212,7 @@ Program kmeans(DType t, std::int64_t K, std::int64_t N, std::int64_t J, bool x_t
   return p;
 }
 
-TEST(X86Widths, StagedKMeans) {
+TEST(X86Widths, ChainKMeans) {
   for (DType t : {DType::kFloat64, DType::kFloat32}) {
     for (std::int64_t K : {1, 3, 5}) {
       for (std::int64_t J : {1, 2, 3, 7, 8, 17, 130}) {
