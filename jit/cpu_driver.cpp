@@ -2262,25 +2262,32 @@ bool sums_in_kernel_order(const Shape& shape, int reduced_dims, const std::vecto
   return true;
 }
 
-int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
-                  const std::vector<LoopReduction>& reductions) {
+namespace {
+
+// The inputs of full sums (run_full_sums) as NumPy's iterator walks them
+// (`walked`: each summed input's dimensions, in gather_shape and
+// gather_strides, as it walks them), where they are such sums of inputs
+// not all C-contiguous.
+bool walks_for_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs,
+                         const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions,
+                         std::vector<LoopInput>& walked) {
   const std::size_t r = shape.size();
-  if (!outputs.empty() || reductions.empty() || element_count(shape) == 0) return -1;
+  if (!outputs.empty() || reductions.empty() || element_count(shape) == 0) return false;
   const DType compute = reductions[0].compute;
-  if (compute != DType::kFloat64 && compute != DType::kFloat32) return -1;
+  if (compute != DType::kFloat64 && compute != DType::kFloat32) return false;
   const std::int64_t size = itemsize(compute);
-  std::vector<LoopInput> walked = inputs;  // each summed input as NumPy's iterator walks it
+  walked = inputs;
   bool any_other_layout = false;
   for (const LoopReduction& red : reductions) {
     if (!adds(red.op) || red.compute != compute || red.result != compute ||
         red.operand_input < 0 || static_cast<std::size_t>(red.operand_input) >= inputs.size()) {
-      return -1;
+      return false;
     }
     LoopInput& in = walked[static_cast<std::size_t>(red.operand_input)];
     if (!in.gather_shape.empty()) continue;  // walked for an earlier reduction
     if (in.dtype != compute || !inputs[static_cast<std::size_t>(red.operand_input)].gather_shape.empty() ||
         in.strides.size() != r) {
-      return -1;
+      return false;
     }
     std::int64_t c_step = size;
     bool c_contiguous = true;
@@ -2295,7 +2302,7 @@ int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, cons
     in.gather_strides.clear();
     for (const int d : walk_order(shape, in.strides)) {
       const std::int64_t n = shape[static_cast<std::size_t>(d)], stride = in.strides[static_cast<std::size_t>(d)];
-      if (stride == 0) return -1;  // broadcast: not ordered so
+      if (stride == 0) return false;  // broadcast: not ordered so
       if (!in.gather_shape.empty() && in.gather_strides.back() == n * stride) {
         in.gather_shape.back() *= n;
         in.gather_strides.back() = stride;
@@ -2305,7 +2312,22 @@ int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, cons
       }
     }
   }
-  if (!any_other_layout) return -1;
+  return any_other_layout;
+}
+
+}  // namespace
+
+bool sums_in_iterator_order(const Shape& shape, const std::vector<LoopInput>& inputs,
+                            const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions) {
+  std::vector<LoopInput> walked;
+  return walks_for_full_sums(shape, inputs, outputs, reductions, walked);
+}
+
+int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
+                  const std::vector<LoopReduction>& reductions) {
+  std::vector<LoopInput> walked;  // each summed input as NumPy's iterator walks it
+  if (!walks_for_full_sums(shape, inputs, outputs, reductions, walked)) return -1;
+  const DType compute = reductions[0].compute;
   const std::int64_t count = element_count(shape);
   int flags = 0;
   for (const LoopReduction& red : reductions) {

@@ -7,68 +7,14 @@
 // only on the thread count.
 #pragma once
 
-#include <cfenv>
 #include <cstdint>
 #include <vector>
 
-#include "jit/backend.h"
+#include "jit/cpu_kernels.h"
 #include "jit/loop_nest.h"
+#include "jit/step_run.h"
 
 namespace npy::jit {
-
-struct LoopInput {
-  const char* data = nullptr;
-  std::vector<std::int64_t> strides;  // bytes, one per loop dimension (0: broadcast)
-  DType dtype = DType::kFloat64;
-  // In a loop order_loop made flat: where the elements lie, as dimensions
-  // (outermost first) and their byte strides, when they are neither one
-  // value nor contiguous. The driver gathers them into scratch, span by
-  // span, and `strides` says {item size}.
-  Shape gather_shape;
-  std::vector<std::int64_t> gather_strides;
-};
-
-struct LoopOutput {
-  char* data = nullptr;  // a new C-contiguous array of the loop's shape
-  DType dtype = DType::kFloat64;
-  std::vector<std::int64_t> strides;  // bytes, one per loop dimension (set by order_loop)
-  // The output is memory that inputs read too, close to where each element
-  // goes: within kNearbyReadElements of the output's elements where it is
-  // C-contiguous (u[1:-1] = u[:-2] + u[2:]), within a row stride where its
-  // rows lie apart (u[1:-1, 1:-1] = u[:-2, 1:-1] + u[1:-1, 2:]). The loop
-  // has one dimension, or two: the output's rows, `row_stride` bytes apart.
-  // Elements are computed into scratch and written only once every element
-  // that reads their old value is computed. Element-wise loops only
-  // (run_kernel returns -1 for others).
-  bool read_nearby = false;
-  std::int64_t row_stride = 0;
-  // Not kNone: the output is the result of a fold of this combine
-  // (fold.h), which an input of the loop reads at the same place (the same
-  // data and strides): its strides are 0 along the dimensions it folds,
-  // which run in C order for each of its elements, or, where the fold's
-  // order does not change its result (folds_in_any_order), in pieces
-  // folded side by side and then into one another in order. Element-wise
-  // loops only.
-  Combine fold = Combine::kNone;
-};
-
-// How far from an element of a LoopOutput::read_nearby output of one
-// dimension the inputs may read, in elements of the output: no further than
-// a span of the driver's.
-inline constexpr std::int64_t kNearbyReadElements = 4096;
-// The longest rows of a LoopOutput::read_nearby output of two dimensions
-// (the driver keeps a few pieces of whole rows in scratch).
-inline constexpr std::int64_t kNearbyRowElements = 1 << 16;
-
-struct LoopReduction {
-  Op op = Op::sum;
-  DType compute = DType::kFloat64;  // the accumulation's lane type
-  DType result = DType::kFloat64;
-  char* data = nullptr;  // C-contiguous over the loop's outer (not reduced) dimensions
-  // The loop input whose elements are the reduction's operands as they
-  // are (of the compute type), or -1 (computed by the group's kernel).
-  int operand_input = -1;
-};
 
 // Sets the outputs' strides and picks the loop's innermost dimension. An
 // element-wise loop whose last dimension is short (under 64) runs along its
@@ -163,6 +109,10 @@ bool sums_in_kernel_order(const Shape& shape, int reduced_dims, const std::vecto
 // those in the same order).
 int run_full_sums(const Shape& shape, const std::vector<LoopInput>& inputs, const std::vector<LoopOutput>& outputs,
                   const std::vector<LoopReduction>& reductions);
+// Whether run_full_sums takes the loop: the float sums and means of all of
+// inputs as they are, some not C-contiguous, in a loop without outputs.
+bool sums_in_iterator_order(const Shape& shape, const std::vector<LoopInput>& inputs,
+                            const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 
 // The sum or mean (`mean`) down the columns of an array as it is (`data`,
 // `shape`, byte `strides`, of `dtype`) into results of `result`: float
@@ -198,29 +148,6 @@ int run_stepped_numpy_loop(Op op, DType dtype, char* out, const char* a, std::in
 // NumPy's pairwise sum of n contiguous doubles (np.add.reduce adds it to
 // its identity, +0.0). Needs AVX2, as the backend does.
 double pairwise_sum(const double* a, std::int64_t n);
-
-// The floating-point flags NumPy reports (divide, overflow, underflow,
-// invalid), which run_kernel returns.
-inline constexpr int kNumpyFpFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
-
-// Besides those flags, run_kernel's result has this bit where a float min
-// or max it computed may not be NumPy's to the bit: NumPy's result is the
-// zero or NaN that its loop's order meets first or last, and the operands
-// had zeros of both signs, or NaNs other than NumPy's own (backend.h), or
-// the result is a zero or a NaN and the kernel did not note ties
-// (Kernel::notes_ties). The caller gets NumPy's result from NumPy.
-inline constexpr int kOrderDecides = 1 << 16;
-
-// Where a loop with LoopOutput::read_nearby outputs raised some of `flags`:
-// the values its inputs had at those elements (the pieces of the loop that
-// raised them), `count` of them, in each input's dtype. The outputs are
-// written whatever the flags; an input's old values, which NumPy reads when
-// the caller runs the work again to report them, are these.
-struct NearbySamples {
-  int flags = 0;                          // in
-  std::vector<std::vector<char>> values;  // out: per input
-  std::int64_t count = 0;                 // out
-};
 
 // Runs the kernel; returns the floating-point exception flags (FE_*) the
 // work raised on any thread. `stops_when_known`: the kernel computes any or

@@ -5,7 +5,6 @@
 #include <unordered_map>
 
 #include "jit/host.h"
-#include "jit/kernel_cache.h"
 #include "jit/trace_log.h"
 
 namespace npy::jit {
@@ -55,36 +54,6 @@ struct KeyHash {
 constexpr std::size_t kMaxPlans = 4096;
 
 }  // namespace
-
-const Kernel* CachedPlan::kernel(Backend& backend, std::size_t step, const std::vector<bool>& broadcast_inner,
-                                 KernelOptions options) {
-  for (const Variant& v : kernels_[step]) {
-    if (v.options == options && v.broadcast_inner == broadcast_inner) return v.kernel.get();
-  }
-  LoopNest nest = nests[step];
-  nest.broadcast_inner = broadcast_inner;
-  std::shared_ptr<const Kernel> kernel = kernel_for(backend, nest, options);
-  const Kernel* held = kernel.get();
-  kernels_[step].push_back({broadcast_inner, options, std::move(kernel)});
-  return held;
-}
-
-const ChainKernel* CachedPlan::chain_kernel(Backend& backend, std::size_t step, const ChainRun& run,
-                                            const LoopNest*& nest) {
-  for (const ChainVariant& v : chain_kernels_[step]) {
-    if (v.nest->run == run) {
-      nest = v.nest.get();
-      return v.kernel.get();
-    }
-  }
-  auto laid_out = std::make_unique<LoopNest>(nests[step]);
-  laid_out->run = run;
-  std::shared_ptr<const ChainKernel> kernel = chain_kernel_for(backend, *laid_out);
-  const ChainKernel* held = kernel.get();
-  nest = laid_out.get();
-  chain_kernels_[step].push_back({std::move(laid_out), std::move(kernel)});
-  return held;
-}
 
 std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, const std::vector<bool>& needed,
                                      const std::vector<bool>& leaves, bool loop_per_line) {
@@ -139,8 +108,7 @@ std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, con
       plan->steps.push_back(std::move(step));
     }
   }
-  plan->kernels_.resize(plan->steps.size());
-  plan->chain_kernels_.resize(plan->steps.size());
+  plan->code.resize(plan->steps.size());
   cache.emplace(std::move(key), plan);
   return plan;
 }

@@ -11,8 +11,8 @@
 #include <sstream>
 #include <vector>
 
-#include "jit/backend.h"
 #include "jit/cpu_driver.h"
+#include "jit/cpu_kernels.h"
 #include "jit/fusion.h"
 #include "jit/host.h"
 #include "jit/loop_nest.h"
@@ -24,8 +24,8 @@ void warm_up() {
   // locales (dozens of facets) on the first one.
   std::ostringstream().put('k');
   host_vector_isa();
-  Backend* backend = cpu_backend();
-  if (!backend) return;
+  KernelCompiler* compiler = cpu_compiler();
+  if (!compiler) return;
   // sum(x * x) over a vector: an element-wise member and a reduction, the
   // code paths most kernels take.
   Region region;
@@ -44,12 +44,12 @@ void warm_up() {
   const std::vector<bool> needed(region.nodes.size(), true);
   std::vector<bool> leaves(region.nodes.size(), false);
   leaves.back() = true;
-  const std::vector<Step> steps = plan_region(region, needed, leaves, [backend](const Region& r, int node) {
-    return backend->fuse_class(r, node);
+  const std::vector<Step> steps = plan_region(region, needed, leaves, [compiler](const Region& r, int node) {
+    return compiler->fuse_class(r, node);
   });
   for (const Step& step : steps) {
     if (step.eager || step.chain || step.group.inputs.size() != 1 || step.group.reductions.size() != 1) continue;
-    const std::unique_ptr<Kernel> kernel = backend->compile(lower_group(region, step.group), KernelOptions{});
+    const std::unique_ptr<Kernel> kernel = compiler->compile(lower_group(region, step.group), KernelOptions{});
     if (!kernel) continue;
     // Run once, on this thread alone (too little work to share): the
     // driver's code and its library calls get ready too.

@@ -501,13 +501,11 @@ class Runner {
     };
     c_order_inputs_ = true;
     std::vector<jit::LoopInput> inputs(chain.loop.inputs.size());
-    std::vector<std::vector<std::int64_t>> strides;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       if (!loop_input(chain.loop.inputs[i], chain.loop.shape, inputs[i], keep, constants)) {
         release();
         return 0;
       }
-      strides.push_back(inputs[i].strides);
     }
     // The levels reduce in NumPy's order over temporaries NumPy lays out in
     // C order, which it does for inputs in C order; the chain's value read
@@ -521,13 +519,6 @@ class Runner {
       release();
       return 0;
     }
-    const jit::LoopNest* nest = nullptr;
-    const jit::ChainKernel* kernel =
-        plan.chain_kernel(backend, step, jit::schedule_chain_run(plan.nests[step], strides), nest);
-    if (!kernel) {
-      release();
-      return 0;
-    }
     const int result_node = jit::chain_result(chain);
     const jit::Node& result_info = nodes_[result_node];
     PyObject* result = new_output_array(result_info.shape, result_info.dtype);
@@ -537,7 +528,7 @@ class Runner {
     }
     char* data = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result)));
     const int flags = without_gil(jit::element_count(chain.loop.shape), [&] {
-      return jit::run_chain(*kernel, *nest, inputs, data, result_info.dtype);
+      return backend.run_chain(plan, step, inputs, data, result_info.dtype);
     });
     release();
     if (flags < 0) {
@@ -1250,7 +1241,7 @@ class Runner {
     std::vector<std::int64_t> tile_bytes;
     for (int t : run.tiles) tile_bytes.push_back(row_bytes(nodes_[t].shape, nodes_[t].dtype) * run.block_rows);
     const std::int64_t last_rows = run.rows % run.block_rows;
-    std::vector<jit::BlockStep> full, last;
+    std::vector<jit::BlockStepRun> full, last;
     std::int64_t elements = 0;
     for (std::size_t s = run.first; s <= run.last; ++s) {
       if (plan.steps[s].eager) {  // a view (jit::view_may_join), of memory the run has yet to fill
@@ -1277,7 +1268,7 @@ class Runner {
       const jit::Group& group = plan.steps[s].group;
       elements += jit::element_count(group.shape);
       c_order_inputs_ = true;
-      jit::BlockStep step;
+      jit::BlockStepRun step;
       for (int node : group.inputs) {
         jit::LoopInput in;
         const int tile = tile_of(node);
@@ -1295,9 +1286,9 @@ class Runner {
         }
         step.input_row_bytes.push_back(in.strides[0]);
         step.input_tiles.push_back(tile);
-        step.inputs.push_back(std::move(in));
+        step.run.inputs.push_back(std::move(in));
       }
-      if ((!c_order_inputs_ && layout_matters(group)) || numpy_loop_reads_stepped(group, step.inputs)) {
+      if ((!c_order_inputs_ && layout_matters(group)) || numpy_loop_reads_stepped(group, step.run.inputs)) {
         undo();
         return 0;
       }
@@ -1314,7 +1305,7 @@ class Runner {
           assigned.push_back(o);
           data = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a)));
         }
-        step.outputs.push_back({data, nodes_[o].dtype, {}, false});
+        step.run.outputs.push_back({data, nodes_[o].dtype, {}, false});
         step.output_row_bytes.push_back(row_bytes(group.shape, nodes_[o].dtype));
         step.output_tiles.push_back(tile);
       }
@@ -1326,35 +1317,27 @@ class Runner {
         }
         trace_.objects[r] = a;
         assigned.push_back(r);
-        step.reductions.push_back(loop_reduction(group, r, a));
+        step.run.reductions.push_back(loop_reduction(group, r, a));
         step.reduction_row_bytes.push_back(row_bytes(nodes_[r].shape, nodes_[r].dtype));
       }
-      step.reduced_dims = group.reduced_dims;
+      step.run.reduced_dims = group.reduced_dims;
+      step.run.from_indices = from_indices(group);
+      step.run.notes_ties = plan.notes_ties;
       for (std::int64_t rows : {run.block_rows, last_rows}) {
         if (rows == 0) continue;
-        jit::BlockStep variant = step;
-        variant.shape = group.shape;
-        variant.shape[0] = rows;
-        if (!jit::sums_in_kernel_order(variant.shape, variant.reduced_dims, variant.inputs, variant.reductions)) {
+        jit::BlockStepRun variant = step;
+        variant.run.shape = group.shape;
+        variant.run.shape[0] = rows;
+        // Only sums a kernel adds in NumPy's order run block by block.
+        if (!backend.lay_out(plan, s, variant.run) || variant.run.summed_inputs) {
           undo();
           return 0;
         }
-        jit::order_loop(variant.shape, variant.reduced_dims, variant.inputs, variant.outputs, variant.reductions,
-                        from_indices(group));
-        jit::KernelOptions options;
-        options.notes_ties = plan.notes_ties;
-        options.leaf_sums = jit::fits_leaf_sums(variant.shape, variant.reduced_dims, variant.inputs, variant.outputs,
-                                                variant.reductions);
-        options.row_results = !options.leaf_sums &&
-                              jit::fits_row_results(variant.shape, variant.reduced_dims, variant.inputs,
-                                                    variant.outputs, variant.reductions, backend.lanes(plan.nests[s]));
-        variant.input_sums = !options.leaf_sums;
-        variant.kernel = plan.kernel(backend, s, jit::broadcast_inner(variant.inputs), options);
         (rows == run.block_rows ? full : last).push_back(std::move(variant));
       }
     }
     const int flags =
-        without_gil(elements, [&] { return jit::run_blocks(full, last, run.rows, run.block_rows, tile_bytes); });
+        without_gil(elements, [&] { return backend.run_block_run(plan, run, full, last, tile_bytes); });
     if (flags < 0) {
       undo();
       return 0;
@@ -1503,63 +1486,35 @@ class Runner {
       release();
       return -1;
     }
-    int reduced_dims = group.reduced_dims;
-    // Sums of all of inputs laid out otherwise than C-contiguous, in the
-    // order NumPy's iterator walks them.
-    const std::int64_t elements = jit::element_count(loop_shape);
-    int flags = reduced_dims == static_cast<int>(loop_shape.size())
-                    ? without_gil(elements, [&] { return jit::run_full_sums(loop_shape, inputs, outputs, reductions); })
-                    : -1;
-    bool summed_inputs = flags >= 0;
-    // Other sums of inputs NumPy walks otherwise than a kernel: NumPy's.
-    if (!summed_inputs && group.folds.empty() &&
-        !jit::sums_in_kernel_order(loop_shape, reduced_dims, inputs, reductions)) {
+    jit::StepRun run;
+    run.shape = std::move(loop_shape);
+    run.reduced_dims = group.reduced_dims;
+    run.inputs = std::move(inputs);
+    run.outputs = std::move(outputs);
+    run.reductions = std::move(reductions);
+    run.from_indices = from_indices(group);
+    run.notes_ties = plan.notes_ties;
+    // any and all may stop early where NumPy would warn of nothing left undone.
+    run.stops_when_known = run.outputs.empty() && group.quiet;
+    const std::int64_t elements = jit::element_count(run.shape);
+    if (!backend.lay_out(plan, step, run)) {  // NumPy's order of adding is not the backend's: NumPy's
       for (PyObject* o : made) Py_DECREF(o);
       release();
       return 0;
     }
-    jit::KernelOptions options;
-    options.notes_ties = plan.notes_ties;
-    // A fold's loop stays in the group's order: the driver orders it for its folds.
-    if (!summed_inputs && group.folds.empty()) {
-      jit::order_loop(loop_shape, reduced_dims, inputs, outputs, reductions, from_indices(group));
-      if (!to_temporary_unless_rows(loop_shape, outputs, made)) {
-        release();
-        return -1;
-      }
-      options.leaf_sums = jit::fits_leaf_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
-      const int lanes = backend.lanes(plan.nests[step]);
-      options.streaming_stores = jit::wants_streaming_stores(loop_shape, outputs, reductions, lanes);
-      options.row_results = !options.leaf_sums &&
-                            jit::fits_row_results(loop_shape, reduced_dims, inputs, outputs, reductions, lanes);
-      // Sums of inputs as they are need no kernel, unless one adds their leaves.
-      flags = options.leaf_sums ? -1 : without_gil(elements, [&] {
-        return jit::run_input_sums(loop_shape, reduced_dims, inputs, outputs, reductions);
-      });
-      if (flags < 0) {
-        flags = without_gil(elements, [&] {
-          return jit::run_input_scans(loop_shape, reduced_dims, inputs, outputs, reductions);
-        });
-      }
-      summed_inputs = flags >= 0;
+    if (group.folds.empty() && !run.summed_inputs && !to_temporary_unless_rows(run.shape, run.outputs, made)) {
+      release();
+      return -1;
     }
-    if (!summed_inputs) {
-      const jit::Kernel* kernel = plan.kernel(backend, step, jit::broadcast_inner(inputs), options);
-      // any and all may stop early where NumPy would warn of nothing left undone.
-      const bool stops_when_known = outputs.empty() && group.quiet;
-      jit::NearbySamples samples;
-      samples.flags = touches_floats(group) ? reported_flags() : 0;
-      const bool nearby = store && target_->read_nearby;
-      flags = kernel ? without_gil(elements, [&] {
-        return jit::run_kernel(*kernel, loop_shape, reduced_dims, inputs, outputs, reductions, stops_when_known,
-                               nearby ? &samples : nullptr);
-      })
-                     : -1;
-      if (flags >= 0 && nearby && (flags & reported_flags()) && !keep_samples(group, samples)) {
-        for (PyObject* o : made) Py_DECREF(o);
-        release();
-        return -1;
-      }
+    jit::NearbySamples samples;
+    samples.flags = touches_floats(group) ? reported_flags() : 0;
+    const bool nearby = store && target_->read_nearby;
+    if (nearby) run.samples = &samples;
+    int flags = without_gil(elements, [&] { return backend.run_step(plan, step, run); });
+    if (flags >= 0 && nearby && (flags & reported_flags()) && !keep_samples(group, samples)) {
+      for (PyObject* o : made) Py_DECREF(o);
+      release();
+      return -1;
     }
     if (flags < 0) {  // not compiled, or too many operands for the driver
       for (PyObject* o : made) Py_DECREF(o);
@@ -1585,7 +1540,7 @@ class Runner {
     static Counter& kernel_runs = counter("jit.kernel_runs");
     static Counter& input_sum_runs = counter("jit.input_sum_runs");
     static Counter& folds = counter("jit.folds");
-    (summed_inputs ? input_sum_runs : kernel_runs).add();
+    (run.summed_inputs ? input_sum_runs : kernel_runs).add();
     folds.add(group.folds.size());
     // A step that wrote the target keeps what it read, which its rerun for
     // floating-point reports reads again (into_target).

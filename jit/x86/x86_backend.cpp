@@ -1,15 +1,16 @@
-// The x86-64 backend: each fused group becomes one SSE2, AVX2 or AVX-512
-// loop, generated with asmjit. Values live in 128-, 256- or 512-bit
-// registers (the backend's width, VectorCode) as lanes of one width per
-// kernel (32 or 64 bits): floats as floats, integers as integers, booleans as
-// all-ones/all-zeros lane masks. Narrower integers and booleans are widened
-// as they are loaded. No multiply and add are contracted into an FMA: NumPy
-// computes them apart, and results must match bit for bit. Results do not
-// depend on the width: where lanes meet (float min/max, leaf sums) the
-// kernel keeps AVX2's lane order, folding each 512-bit vector as two
-// 256-bit halves. SSE2 kernels are written as 128-bit AVX ones and then
-// lowered to SSE2 (sse2_lowering.h); they leave float min and max
-// reductions, whose lanes would differ, to NumPy.
+// The x86-64 code generator (cpu_kernels.h's KernelCompiler): each fused
+// group becomes one SSE2, AVX2 or AVX-512 loop, and each reduction chain
+// one loop nest, generated with asmjit. Values live in 128-, 256- or
+// 512-bit registers (the compiler's width, VectorCode) as lanes of one
+// width per kernel (32 or 64 bits): floats as floats, integers as
+// integers, booleans as all-ones/all-zeros lane masks. Narrower integers
+// and booleans are widened as they are loaded. No multiply and add are
+// contracted into an FMA: NumPy computes them apart, and results must
+// match bit for bit. Results do not depend on the width: a leaf sum's
+// eight running sums are lanes of the width that holds eight, and float
+// min and max note what decides their ties (cpu_kernels.h). SSE2 kernels
+// are written as 128-bit AVX ones and then lowered to SSE2
+// (sse2_lowering.h).
 #include <asmjit/x86.h>
 
 #include <cmath>
@@ -21,7 +22,7 @@
 #include <set>
 #include <utility>
 
-#include "jit/backend.h"
+#include "jit/cpu_kernels.h"
 #include "jit/fold.h"
 #include "jit/loop_nest.h"
 #include "jit/host.h"
@@ -2807,9 +2808,9 @@ struct X86Code : Code {
   }
 };
 
-class X86Backend : public Backend {
+class X86Compiler : public KernelCompiler {
  public:
-  explicit X86Backend(int vector_bits) : vector_bits_(vector_bits) {}
+  explicit X86Compiler(int vector_bits) : vector_bits_(vector_bits) {}
 
   const char* name() const override {
     switch (vector_bits_) {
@@ -3121,23 +3122,23 @@ class X86Backend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_x86_backend(VectorIsa isa) {
+std::unique_ptr<KernelCompiler> make_x86_compiler(VectorIsa isa) {
   switch (isa) {
-    case VectorIsa::kAvx512: return std::make_unique<X86Backend>(512);
-    case VectorIsa::kAvx2: return std::make_unique<X86Backend>(256);
-    case VectorIsa::kSse2: return std::make_unique<X86Backend>(128);
+    case VectorIsa::kAvx512: return std::make_unique<X86Compiler>(512);
+    case VectorIsa::kAvx2: return std::make_unique<X86Compiler>(256);
+    case VectorIsa::kSse2: return std::make_unique<X86Compiler>(128);
   }
   return nullptr;
 }
 
-Backend* cpu_backend() {
-  static Backend* backend = [] () -> Backend* {
+KernelCompiler* cpu_compiler() {
+  static KernelCompiler* compiler = [] () -> KernelCompiler* {
     // AVX2 and AVX-512 kernels also use BMI2 (pdep).
     const bool bmi2 = CpuInfo::host().features().x86().hasBMI2();
     const VectorIsa isa = bmi2 ? host_vector_isa() : VectorIsa::kSse2;
-    return make_x86_backend(isa).release();  // lives as long as the kernels it made
+    return make_x86_compiler(isa).release();  // lives as long as the kernels it made
   }();
-  return backend;
+  return compiler;
 }
 
 }  // namespace npy::jit

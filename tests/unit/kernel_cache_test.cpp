@@ -1,3 +1,4 @@
+#include "jit/cpu_kernels.h"
 #include "jit/kernel_cache.h"
 
 #include <gtest/gtest.h>
@@ -21,7 +22,7 @@ int CountedKernel::alive = 0;
 std::shared_ptr<const ChainKernel> counted_kernel_for(CodeCache<ChainKernel>& cache, const std::string& key,
                                                        int& compiled, int mark = 0) {
   return cached_code(
-      cache, *cpu_backend(), key, ChainKernel{},
+      cache, *cpu_compiler(), key, ChainKernel{},
       [&] {
         ++compiled;
         auto kernel = std::make_unique<CountedKernel>();

@@ -15,7 +15,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "jit/backend.h"
+#include "jit/cpu_kernels.h"
 #include "jit/fusion.h"
 #include "jit/host.h"
 #include "jit/loop_nest.h"
@@ -75,7 +75,7 @@ const Case* const kCases[] = {&kSin, &kCos, &kExp, &kLog, &kExp2, &kLog2, &kLog1
 template <class T>
 class KernelFunction {
  public:
-  KernelFunction(Backend& backend, const Case& c) {
+  KernelFunction(KernelCompiler& backend, const Case& c) {
     constexpr DType kType = std::is_same_v<T, double> ? DType::kFloat64 : DType::kFloat32;
     Region region;
     Node x;
@@ -117,9 +117,9 @@ std::vector<VectorIsa> host_widths() {
   return widths;
 }
 
-Backend& backend_for(VectorIsa isa) {
-  static const std::unique_ptr<Backend> avx2 = make_x86_backend(VectorIsa::kAvx2);
-  static const std::unique_ptr<Backend> avx512 = make_x86_backend(VectorIsa::kAvx512);
+KernelCompiler& backend_for(VectorIsa isa) {
+  static const std::unique_ptr<KernelCompiler> avx2 = make_x86_compiler(VectorIsa::kAvx2);
+  static const std::unique_ptr<KernelCompiler> avx512 = make_x86_compiler(VectorIsa::kAvx512);
   return isa == VectorIsa::kAvx512 ? *avx512 : *avx2;
 }
 

@@ -35,7 +35,7 @@
 #include <utility>
 #include <vector>
 
-#include "jit/backend.h"
+#include "jit/cpu_kernels.h"
 #include "jit/cpu_driver.h"
 #include "jit/fusion.h"
 #include "jit/host.h"
@@ -406,7 +406,7 @@ class Runner {
  public:
   // `paired`: whether the driver may call Kernel::paired functions;
   // `streaming`: whether element-wise kernels store past the caches.
-  Runner(Backend& backend, const Program& program, bool paired = true, bool streaming = false)
+  Runner(KernelCompiler& backend, const Program& program, bool paired = true, bool streaming = false)
       : backend_(backend), program_(program), paired_(paired), streaming_(streaming) {}
 
   // Whether the backend fuses every step of the program.
@@ -587,7 +587,7 @@ class Runner {
     out.values[result] = b.value();
   }
 
-  Backend& backend_;
+  KernelCompiler& backend_;
   const Program& program_;
   const bool paired_;
   const bool streaming_;
@@ -600,18 +600,18 @@ class Runner {
   double kernel_seconds_ = 0;
 };
 
-Backend& sse2() {
-  static const std::unique_ptr<Backend> backend = make_x86_backend(VectorIsa::kSse2);
+KernelCompiler& sse2() {
+  static const std::unique_ptr<KernelCompiler> backend = make_x86_compiler(VectorIsa::kSse2);
   return *backend;
 }
 
-Backend& avx2() {
-  static const std::unique_ptr<Backend> backend = make_x86_backend(VectorIsa::kAvx2);
+KernelCompiler& avx2() {
+  static const std::unique_ptr<KernelCompiler> backend = make_x86_compiler(VectorIsa::kAvx2);
   return *backend;
 }
 
-Backend& avx512() {
-  static const std::unique_ptr<Backend> backend = make_x86_backend(VectorIsa::kAvx512);
+KernelCompiler& avx512() {
+  static const std::unique_ptr<KernelCompiler> backend = make_x86_compiler(VectorIsa::kAvx512);
   return *backend;
 }
 
@@ -1216,7 +1216,7 @@ TEST(X86Widths, ChainKMeans) {
   for (DType t : {DType::kFloat64, DType::kFloat32}) {
     for (std::int64_t K : {1, 3, 5}) {
       for (std::int64_t J : {1, 2, 3, 7, 8, 17, 130}) {
-        for (std::int64_t N : {1, 5, 17, 33, 100, 4099, 5000}) {
+        for (std::int64_t N : {64, 65, 71, 100, 129, 4099, 5000}) {
           for (int variant = 0; variant < 4; ++variant) {
             const bool transposed = variant & 1, argmax = variant & 2;
             const Fill fill = N % 2 ? Fill::kSmall : Fill::kMixed;  // ties, or NaNs and infinities
@@ -1224,6 +1224,65 @@ TEST(X86Widths, ChainKMeans) {
             check(p, "k-means " + std::string(dtype_name(t)) + " K=" + std::to_string(K) + " N=" +
                          std::to_string(N) + " J=" + std::to_string(J) + " variant " + std::to_string(variant));
           }
+        }
+      }
+    }
+  }
+  finish();
+}
+
+// Other reduction chains, their lanes along the last dimension: a sum
+// (in order) then a max, a mean then a product, a norm then an argmax, three
+// levels; values with ties, zeros of both signs and NaNs.
+Program chain(DType t, int form, std::int64_t N, Fill fill, std::uint64_t seed) {
+  Program p(seed);
+  if (form == 3) {
+    const int x = p.array(t, {3, 2, 5, N}, fill);
+    const int squares = p.op(Op::multiply, {x, x}, t, t);
+    const int sums = p.reduce(Op::sum, squares, 1u, t);
+    const int largest = p.reduce(Op::max, sums, 1u, t);
+    p.result(p.reduce(Op::argmin, largest, 1u, DType::kInt64));
+    return p;
+  }
+  const int x = p.array(t, {4, 7, N}, fill);
+  const int y = p.array(t, {7, N}, fill);
+  switch (form) {
+    case 0: {
+      const int d = p.op(Op::subtract, {x, y}, t, t);
+      p.result(p.reduce(Op::max, p.reduce(Op::sum, d, 2u, t), 1u, t));
+      break;
+    }
+    case 1: {
+      const int m = p.reduce(Op::mean, x, 1u, t);
+      p.result(p.reduce(Op::prod, m, 1u, t));
+      break;
+    }
+    default: {
+      const int d = p.op(Op::add, {x, y}, t, t);
+      Node norm;
+      norm.op = Op::norm;
+      norm.dtype = norm.compute = t;
+      norm.shape = {4, N};
+      norm.axes = 2u;
+      norm.inputs[0] = d;
+      const int lengths = p.region.add(norm);
+      p.leaves.push_back(false);
+      p.result(p.reduce(Op::argmax, lengths, 1u, DType::kInt64));
+      break;
+    }
+  }
+  return p;
+}
+
+TEST(X86Widths, ChainLevels) {
+  for (DType t : {DType::kFloat64, DType::kFloat32}) {
+    for (int form = 0; form < 4; ++form) {
+      for (std::int64_t N : {64, 67, 129, 4099}) {
+        for (Fill fill : {Fill::kMixed, Fill::kSmall, Fill::kZeros}) {
+          const Program p = chain(t, form, N, fill, form * 10000 + N * 7 + static_cast<int>(fill));
+          EXPECT_TRUE(uses(Runner(avx2(), p).run(true), "chain")) << "form " << form << " not one chain";
+          check(p, "chain " + std::string(dtype_name(t)) + " form " + std::to_string(form) + " N=" +
+                       std::to_string(N) + " fill " + std::to_string(static_cast<int>(fill)));
         }
       }
     }
@@ -1241,7 +1300,7 @@ TEST(X86Widths, ComparedSomethingWhereItCould) {
 
 // Seconds the driver takes to run `program`'s kernels (the best of
 // `repeats` runs after one that compiles them and warms up), for a backend.
-double seconds(Backend& backend, const Program& program, int repeats) {
+double seconds(KernelCompiler& backend, const Program& program, int repeats) {
   Runner runner(backend, program);
   runner.run(false);
   double best = 1e9;
