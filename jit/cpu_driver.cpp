@@ -99,11 +99,6 @@ struct Accumulators {
   std::size_t size() const { return vectors.size(); }
 };
 
-template <typename T>
-void fill_lanes(Vector& v, T value) {
-  for (std::size_t i = 0; i < sizeof v / sizeof(T); ++i) std::memcpy(v.bytes + i * sizeof(T), &value, sizeof(T));
-}
-
 // A lane mask with its first `used` lanes of `lane_bytes` all ones.
 Vector lane_mask(std::int64_t used, int lane_bytes) {
   Vector mask{};
@@ -146,8 +141,19 @@ void set_next_index(Vector* v, std::int64_t first, const Kernel& kernel) {
   }
 }
 
+// The type of a reduction's accumulator lanes: its compute type, or
+// int64 or int32 for the sums and extremes of integers held in lanes of
+// the kernel's width (8- and 16-bit ones widened to 32 bits).
+DType lane_type(const LoopReduction& r, int lane_bytes) {
+  if (is_float(r.compute)) return r.compute;
+  const bool wide = lane_bytes == 8;
+  if (is_unsigned(r.compute) && is_min_max(r.op)) return wide ? DType::kUInt64 : DType::kUInt32;
+  return wide ? DType::kInt64 : DType::kInt32;
+}
+
 // Fills every lane of the accumulator (whatever the kernel uses of it) with
-// the reduction's identity.
+// the reduction's identity (fold.h's, in the lanes' type); float min and
+// max note no zero or NaN yet, argmin and argmax no index yet.
 void init_accumulator(Vector* accumulator, const LoopReduction& r, const Kernel& kernel) {
   const int lane_bytes = kernel.lane_bytes;
   Vector& v = accumulator[0];
@@ -157,35 +163,16 @@ void init_accumulator(Vector* accumulator, const LoopReduction& r, const Kernel&
     set_next_index(accumulator, 0, kernel);
     return;
   }
-  if (int_extreme(r)) {
-    const bool is_min = keeps_least(r.op);
-    if (lane_bytes == 8) {
-      const bool u = is_unsigned(r.compute);
-      const std::uint64_t start = is_min ? (u ? ~std::uint64_t{0} : std::uint64_t{INT64_MAX})
-                                         : (u ? 0 : std::uint64_t{1} << 63);
-      fill_lanes<std::uint64_t>(v, start);
-    } else if (is_unsigned(r.compute)) {
-      fill_lanes<std::uint32_t>(v, is_min ? UINT32_MAX : 0);
-    } else {
-      fill_lanes<std::int32_t>(v, is_min ? INT32_MAX : INT32_MIN);
-    }
+  const Combine combine = op_info(r.op).combine;
+  if (combine == Combine::kAnd || combine == Combine::kOr) {
+    // Lanes of a mask: all ones for true.
+    std::memset(v.bytes, combine == Combine::kAnd ? 0xff : 0, sizeof v);
     return;
   }
-  switch (op_info(r.op).combine) {
-    case Combine::kMin:
-    case Combine::kMax: {
-      const double inf = keeps_least(r.op) ? HUGE_VAL : -HUGE_VAL;
-      if (lane_bytes == 8) {
-        fill_lanes<double>(v, inf);
-      } else {
-        fill_lanes<float>(v, static_cast<float>(inf));
-      }
-      std::memset(accumulator[1].bytes, 0, sizeof v);  // no zero or NaN seen yet
-      std::memset(accumulator[2].bytes, 0, sizeof v);
-      return;
-    }
-    case Combine::kAnd: std::memset(v.bytes, 0xff, sizeof v); return;
-    default: std::memset(v.bytes, 0, sizeof v); return;
+  fill_fold_start(reinterpret_cast<char*>(v.bytes), kMaxVectorBytes / lane_bytes, lane_type(r, lane_bytes), combine);
+  if (is_min_max(r.op) && is_float(r.compute)) {
+    std::memset(accumulator[1].bytes, 0, sizeof v);  // no zero or NaN seen yet
+    std::memset(accumulator[2].bytes, 0, sizeof v);
   }
 }
 
