@@ -51,6 +51,29 @@ class Backend {
   // keeps, of `result_dtype`) to `result`. Flags, or -1: not run.
   virtual int run_chain(CachedPlan& plan, std::size_t step, const std::vector<LoopInput>& inputs, char* result,
                         DType result_dtype) = 0;
+
+  // Nodes a plan leaves to NumPy (eager steps) that the backend may compute
+  // from their operand as it lies (`data`, `shape`, byte `strides`, of
+  // `dtype`) into the C-contiguous `out`; each returns the floating-point
+  // flags raised, or -1 where it does not (NumPy computes the node).
+  // The sum or mean (`mean`) of float values of their own type, or the sum
+  // of integers and bools into int64 or uint64 (`result`), over the
+  // `reduced_dims` dimensions after the first `outer` ones with kept
+  // dimensions inside them, the array's dimensions in the order NumPy
+  // walks them (walk_order), in NumPy's order: each row added to the
+  // running sums, from +0.0, one after another.
+  virtual int column_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
+                          int reduced_dims, DType dtype, DType result, bool mean, char* out) = 0;
+  // np.linalg.norm along the last dimension of an array of two or more
+  // dimensions, of float64 or float32: the root of the pairwise sum of
+  // the squares.
+  virtual int row_norms(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, DType dtype,
+                        char* out) = 0;
+  // NumPy's own loop of the unary `op` on `count` elements of `dtype` at
+  // `a`, `a_step` bytes apart, handed the loop as NumPy's own call hands it
+  // (the same step, so the same code of NumPy's for every element).
+  virtual int stepped_numpy_loop(Op op, DType dtype, char* out, const char* a, std::int64_t a_step,
+                                 std::int64_t count) = 0;
 };
 
 // The CPU backend: kernels of the x86-64 code generator (cpu_kernels.h)

@@ -283,6 +283,19 @@ class CpuBackend : public Backend {
     return jit::run_chain(*variant->kernel, *variant->nest, inputs, result, result_dtype);
   }
 
+  int column_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
+                  int reduced_dims, DType dtype, DType result, bool mean, char* out) override {
+    return run_column_sums(data, shape, strides, outer, reduced_dims, dtype, result, mean, out);
+  }
+  int row_norms(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, DType dtype,
+                char* out) override {
+    return run_row_norms(data, shape, strides, dtype, out);
+  }
+  int stepped_numpy_loop(Op op, DType dtype, char* out, const char* a, std::int64_t a_step,
+                         std::int64_t count) override {
+    return run_stepped_numpy_loop(op, dtype, out, a, a_step, count);
+  }
+
  private:
   KernelCompiler& compiler_;
 };

@@ -2217,17 +2217,6 @@ int run_row_norms(const char* data, const Shape& shape, const std::vector<std::i
                                   : run_row_norms_of<float>(data, shape, strides, out);
 }
 
-std::vector<int> walk_order(const Shape& shape, const std::vector<std::int64_t>& strides) {
-  std::vector<int> order;
-  for (std::size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] > 1) order.push_back(static_cast<int>(d));
-  }
-  std::stable_sort(order.begin(), order.end(), [&](int p, int q) {
-    return std::llabs(strides[static_cast<std::size_t>(p)]) > std::llabs(strides[static_cast<std::size_t>(q)]);
-  });
-  return order;
-}
-
 bool sums_in_kernel_order(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                           const std::vector<LoopReduction>& reductions) {
   const int r = static_cast<int>(shape.size());

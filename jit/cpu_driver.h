@@ -78,14 +78,6 @@ int run_input_sums(const Shape& shape, int reduced_dims, const std::vector<LoopI
 int run_input_scans(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,
                     const std::vector<LoopOutput>& outputs, const std::vector<LoopReduction>& reductions);
 
-// NumPy's iterator buffer, in elements (np.getbufsize()'s default): some
-// sums follow its order.
-inline constexpr std::int64_t kNumpyBufferSize = 8192;
-
-// The dimensions of an array (`shape`, byte `strides`) with more than one
-// element, in the order NumPy's reductions walk them: from the largest
-// memory step to the smallest (ties in their own order).
-std::vector<int> walk_order(const Shape& shape, const std::vector<std::int64_t>& strides);
 
 // Whether the float sums and means of `reductions` over the last
 // `reduced_dims` dimensions of inputs as they are (the loop as the group

@@ -4,8 +4,10 @@
 // of a step's run, and all of it.
 #pragma once
 
+#include <algorithm>
 #include <cfenv>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "jit/region.h"
@@ -88,6 +90,24 @@ struct NearbySamples {
   std::vector<std::vector<char>> values;  // out: per input
   std::int64_t count = 0;                 // out
 };
+
+// NumPy's iterator buffer, in elements (np.getbufsize()'s default): some
+// sums follow its order.
+inline constexpr std::int64_t kNumpyBufferSize = 8192;
+
+// The dimensions of an array (`shape`, byte `strides`) with more than one
+// element, in the order NumPy's reductions walk them: from the largest
+// memory step to the smallest (ties in their own order).
+inline std::vector<int> walk_order(const Shape& shape, const std::vector<std::int64_t>& strides) {
+  std::vector<int> order;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] > 1) order.push_back(static_cast<int>(d));
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int p, int q) {
+    return std::llabs(strides[static_cast<std::size_t>(p)]) > std::llabs(strides[static_cast<std::size_t>(q)]);
+  });
+  return order;
+}
 
 // One run of a fused step's loop: its shape, the reductions over its last
 // `reduced_dims` dimensions, and its buffers.

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "jit/cpu_driver.h"
+#include "jit/step_run.h"
 #include "numpy_shim/py_ref.h"
 #include "numpy_shim/trace.h"
 #include "numpy_shim/tracer.h"

@@ -24,7 +24,6 @@
 #include "numpy_shim/temporary_elision.h"
 #include "numpy_shim/without_gil.h"
 #include "jit/backend.h"
-#include "jit/cpu_driver.h"
 #include "jit/fold.h"
 #include "jit/fusion.h"
 #include "jit/plan_cache.h"
@@ -351,7 +350,7 @@ class Runner {
         }
       }
       if (step.eager) {
-        const int status = run_in_driver(step.node, raised);
+        const int status = backend ? run_in_backend(*backend, step.node, raised) : 0;
         if (status < 0 || (status == 0 && run_by_numpy(step.node, raised) < 0)) return -1;
       } else if (step.chain) {
         const int status = backend ? run_chain_step(*backend, plan, s, raised) : 0;
@@ -364,7 +363,7 @@ class Runner {
         if (status < 0) return -1;
         if (status == 0) {  // not compiled, or not in NumPy's order
           for (int m : step.group.members) {
-            const int done = run_in_driver(m, raised);
+            const int done = backend ? run_in_backend(*backend, m, raised) : 0;
             if (done < 0 || (done == 0 && run_by_numpy(m, raised) < 0)) return -1;
           }
         }
@@ -864,17 +863,17 @@ class Runner {
   }
 
   // Reductions of an array as it is that kernels do not take, computed by
-  // the driver in NumPy's order: a float sum or mean, or an integer or bool
+  // the backend in NumPy's order: a float sum or mean, or an integer or bool
   // sum, over axes with kept axes inside them (x.mean(axis=0), x.sum(axis=1)
-  // of 3-D x, jit::run_column_sums), and a 2-norm along the last
+  // of 3-D x, Backend::column_sums), and a 2-norm along the last
   // axis of an array of two or more dimensions (np.linalg.norm(x, axis=1),
-  // jit::run_row_norms; along an axis given, NumPy adds the squares
+  // Backend::row_norms; along an axis given, NumPy adds the squares
   // pairwise). 1 when done, 0 when the node is none of these (NumPy computes
   // it), -1 on an error.
-  int run_in_driver(int index, int& flags_raised) {
+  int run_in_backend(jit::Backend& backend, int index, int& flags_raised) {
     const jit::Node& n = nodes_[static_cast<std::size_t>(index)];
     const EagerForm& form = trace_.eager[static_cast<std::size_t>(index)];
-    if (jit::op_info(n.op).numpy_loop) return run_stepped_numpy_loop(index, flags_raised);
+    if (jit::op_info(n.op).numpy_loop) return run_stepped_numpy_loop(backend, index, flags_raised);
     const bool sum = jit::adds(n.op);
     const jit::Node& x = nodes_[static_cast<std::size_t>(n.inputs[0])];
     // Floats of their own type, or integer and bool sums (exact in any order).
@@ -907,9 +906,9 @@ class Runner {
     const auto* data = static_cast<const char*>(PyArray_DATA(a));
     auto* results = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)));
     const int flags = without_gil(jit::element_count(shape), [&] {
-      return sum ? jit::run_column_sums(data, shape, strides, outer, reduced, x.dtype, n.dtype, n.op == jit::Op::mean,
-                                        results)
-                 : jit::run_row_norms(data, shape, strides, n.dtype, results);
+      return sum ? backend.column_sums(data, shape, strides, outer, reduced, x.dtype, n.dtype, n.op == jit::Op::mean,
+                                       results)
+                 : backend.row_norms(data, shape, strides, n.dtype, results);
     });
     if (flags < 0) {
       Py_DECREF(out);
@@ -929,7 +928,7 @@ class Runner {
   // which fusion leaves to NumPy: Node::stepped): NumPy's loop on the
   // array as it lies, in pieces on the threads (run_stepped_numpy_loop).
   // 1: ran; 0: not such a call; -1: error.
-  int run_stepped_numpy_loop(int index, int& flags_raised) {
+  int run_stepped_numpy_loop(jit::Backend& backend, int index, int& flags_raised) {
     const jit::Node& n = nodes_[static_cast<std::size_t>(index)];
     const EagerForm& form = trace_.eager[static_cast<std::size_t>(index)];
     if (jit::op_info(n.op).arity != 1 || !jit::is_float(n.dtype) || n.compute != n.dtype ||
@@ -951,7 +950,7 @@ class Runner {
     auto* results = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)));
     const std::int64_t count = PyArray_DIM(a, 0);
     const int flags = without_gil(count, [&] {
-      return jit::run_stepped_numpy_loop(n.op, n.dtype, results, data, PyArray_STRIDE(a, 0), count);
+      return backend.stepped_numpy_loop(n.op, n.dtype, results, data, PyArray_STRIDE(a, 0), count);
     });
     if (flags < 0) {
       Py_DECREF(out);
