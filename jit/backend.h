@@ -47,10 +47,12 @@ class Backend {
   virtual int run_block_run(CachedPlan& plan, const BlockRun& run, std::vector<BlockStepRun>& full,
                             std::vector<BlockStepRun>& last, const std::vector<std::int64_t>& tile_bytes) = 0;
   // Reduction chain step `step` over `inputs` (strides along the chain's
-  // domain), its result (C-contiguous over the dimensions every level
-  // keeps, of `result_dtype`) to `result`. Flags, or -1: not run.
-  virtual int run_chain(CachedPlan& plan, std::size_t step, const std::vector<LoopInput>& inputs, char* result,
-                        DType result_dtype) = 0;
+  // domain), the chain's value laid out by NumPy as `value_layout` says
+  // (the domain's dimensions, outermost in memory first), its result
+  // (C-contiguous over the dimensions every level keeps, of
+  // `result_dtype`) to `result`. Flags, or -1: not run.
+  virtual int run_chain(CachedPlan& plan, std::size_t step, const std::vector<LoopInput>& inputs,
+                        const std::vector<int>& value_layout, char* result, DType result_dtype) = 0;
 
   // Nodes a plan leaves to NumPy (eager steps) that the backend may compute
   // from their operand as it lies (`data`, `shape`, byte `strides`, of

@@ -262,11 +262,12 @@ class CpuBackend : public Backend {
     return run_blocks(steps[0], steps[1], run.rows, run.block_rows, tile_bytes);
   }
 
-  int run_chain(CachedPlan& plan, std::size_t step, const std::vector<LoopInput>& inputs, char* result,
-                DType result_dtype) override {
+  int run_chain(CachedPlan& plan, std::size_t step, const std::vector<LoopInput>& inputs,
+                const std::vector<int>& value_layout, char* result, DType result_dtype) override {
     std::vector<std::vector<std::int64_t>> strides;
     for (const LoopInput& in : inputs) strides.push_back(in.strides);
-    const ChainRun laid = schedule_chain_run(plan.nests[step], strides);
+    ChainRun laid;
+    if (!schedule_chain_run(plan.nests[step], strides, value_layout, laid)) return -1;
     CpuStepCode& code = code_of(plan, step);
     const CpuStepCode::ChainVariant* variant = nullptr;
     for (const CpuStepCode::ChainVariant& v : code.chains) {

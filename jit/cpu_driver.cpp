@@ -3056,7 +3056,7 @@ int run_chain(const ChainKernel& kernel, const LoopNest& nest, const std::vector
   std::vector<std::vector<std::int64_t>> program_of(loops);
   std::vector<const std::int64_t*> programs(loops, nullptr);
   for (std::size_t l = 0; l < nest.levels.size(); ++l) {
-    if (nest.reduced[l].order != ReductionOrder::kPairwise) continue;
+    if (nest.chain_order(l) != ReductionOrder::kPairwise) continue;
     const auto loop = static_cast<std::size_t>(chain_loop_of_level(nest, l));
     program_of[loop] = pairwise_program(extents[loop]);
     if (!program_of[loop].empty()) programs[loop] = program_of[loop].data();

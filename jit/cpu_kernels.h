@@ -131,7 +131,7 @@ constexpr int kChainSumStack = 64;
 inline std::int64_t chain_scratch_bytes(const LoopNest& nest, const std::vector<std::int64_t>& extents, int points) {
   std::int64_t entries = 0;
   for (std::size_t l = 0; l < nest.levels.size(); ++l) {
-    if (nest.reduced[l].order == ReductionOrder::kPairwise && !(nest.run.short_sums & (1u << l))) {
+    if (nest.chain_order(l) == ReductionOrder::kPairwise && !(nest.run.short_sums & (1u << l))) {
       entries += kChainSumStack;
     }
   }

@@ -256,8 +256,9 @@ int chain_loop_of_level(const LoopNest& nest, std::size_t level) {
   return static_cast<int>(nest.levels.size() - level);
 }
 
-ChainRun schedule_chain_run(const LoopNest& nest, const std::vector<std::vector<std::int64_t>>& strides) {
-  ChainRun run;
+bool schedule_chain_run(const LoopNest& nest, const std::vector<std::vector<std::int64_t>>& strides,
+                        const std::vector<int>& value_layout, ChainRun& run) {
+  run = ChainRun{};
   const int vector_dim = nest.loop_order[0];
   const int loops = static_cast<int>(nest.loop_order.size());
   for (std::size_t i = 0; i < nest.inputs.size(); ++i) {
@@ -279,15 +280,29 @@ ChainRun schedule_chain_run(const LoopNest& nest, const std::vector<std::vector<
     }
     run.packed_loop.push_back(read == VectorRead::kStrided && moving == 1 && loop >= 2 ? loop : 0);
   }
+  // Each level's operand as NumPy lays it out: the value's order, less the
+  // dimensions the levels below reduced.
+  std::vector<int> layout = value_layout;
   for (std::size_t l = 0; l < nest.levels.size(); ++l) {
     const NestReduction& r = nest.reduced[l];
     int dim = 0;
     while (!(r.axes & (1u << dim))) ++dim;
-    if (r.order == ReductionOrder::kPairwise && nest.domain[static_cast<std::size_t>(dim)] < 8) {
+    int innermost = -1;
+    for (int d : layout) innermost = nest.domain[static_cast<std::size_t>(d)] > 1 ? d : innermost;
+    const bool along_innermost = innermost == dim;
+    ReductionOrder order = r.order;
+    if (r.combine == Combine::kAdd && r.order != ReductionOrder::kAny) {
+      order = along_innermost ? ReductionOrder::kPairwise : ReductionOrder::kSequential;
+    } else if ((r.combine == Combine::kMin || r.combine == Combine::kMax) && along_innermost) {
+      return false;
+    }
+    run.orders.push_back(order);
+    if (order == ReductionOrder::kPairwise && nest.domain[static_cast<std::size_t>(dim)] < 8) {
       run.short_sums |= 1u << l;
     }
+    layout.erase(std::remove(layout.begin(), layout.end(), dim), layout.end());
   }
-  return run;
+  return true;
 }
 
 std::string nest_key(const LoopNest& nest) {
@@ -343,7 +358,7 @@ std::string nest_key(const LoopNest& nest) {
     key += ";";
   }
   for (std::size_t l = 0; l < nest.levels.size(); ++l) {
-    key += "L" + name(nest.levels[l].reduction) + ":" + order_text(nest.reduced[l].order) +
+    key += "L" + name(nest.levels[l].reduction) + ":" + order_text(nest.chain_order(l)) +
            ((nest.run.short_sums & (1u << l)) ? " short" : "") + ";";
   }
   return key;

@@ -57,14 +57,17 @@ enum class VectorRead : std::uint8_t { kOne, kContiguous, kStrided };
 // sizes (schedule_chain_run), each kernel compiled for one: per input its
 // VectorRead and the loop (an index into loop_order, from 1) over which it
 // is packed once per step, its lanes for every index of that loop side by
-// side in scratch memory (0: not packed); per level (bit L), whether its
-// pairwise sum has fewer than 8 operands, which NumPy adds one by one.
+// side in scratch memory (0: not packed); per level, the order it takes its
+// operands in, as NumPy's reduction walks its operand as NumPy lays it out
+// for this run; and per level (bit L), whether its pairwise sum has fewer
+// than 8 operands, which NumPy adds one by one.
 struct ChainRun {
   std::vector<VectorRead> reads;
   std::vector<int> packed_loop;
+  std::vector<ReductionOrder> orders;
   std::uint32_t short_sums = 0;
   bool operator==(const ChainRun& o) const {
-    return reads == o.reads && packed_loop == o.packed_loop && short_sums == o.short_sums;
+    return reads == o.reads && packed_loop == o.packed_loop && orders == o.orders && short_sums == o.short_sums;
   }
 };
 
@@ -110,6 +113,11 @@ struct LoopNest {
 
   // The order reduction statement `statement` takes its operands in.
   ReductionOrder order_of(int statement) const;
+  // The order a chain nest's level `level` takes its operands in, as laid
+  // out for its run (ChainRun::orders; before a run, for C order).
+  ReductionOrder chain_order(std::size_t level) const {
+    return level < run.orders.size() ? run.orders[level] : reduced[level].order;
+  }
 };
 
 // Per node of a plan's kernel region (`steps` planned over it): the
@@ -125,16 +133,26 @@ LoopNest lower_group(const Region& region, const Group& group, const std::vector
                      const std::vector<int>& tiles = {});
 
 // The nest of a reduction chain (fusion.h) of `region`. Each level reduces
-// in NumPy's order: a float sum or norm along its operand's last axis
+// in NumPy's order for values in C order (the run's may differ:
+// schedule_chain_run): a float sum or norm along its operand's last axis
 // pairwise, along another axis one operand after another (NumPy folds rows
 // into the result), as a float product or min or max always so; argmin and
 // argmax keep the first best.
 LoopNest lower_chain(const Region& region, const ReductionChain& chain);
 
 // The ChainRun of the nest for inputs whose strides along the domain
-// (bytes, 0 where an input does not move) are `strides`, over the nest's
-// domain: what a kernel for the run is compiled for.
-ChainRun schedule_chain_run(const LoopNest& nest, const std::vector<std::vector<std::int64_t>>& strides);
+// (bytes, 0 where an input does not move) are `strides`, and the chain's
+// value laid out by NumPy as `value_layout` says (the domain's dimensions,
+// outermost in memory first): what a kernel for the run is compiled for.
+// NumPy reduces a float sum along its operand's innermost dimension of
+// more than one element pairwise (its reduction's inner loop runs along
+// it), along another one operand after another; its result keeps the
+// operand's order of the other dimensions. False where a level would take
+// its operands as the kernels cannot (a float min or max along the
+// innermost dimension: which of equal values NumPy gives depends on its
+// loop's lanes).
+bool schedule_chain_run(const LoopNest& nest, const std::vector<std::vector<std::int64_t>>& strides,
+                        const std::vector<int>& value_layout, ChainRun& run);
 
 // The loop of a chain nest's loop order (from 1) that level `level` runs.
 int chain_loop_of_level(const LoopNest& nest, std::size_t level);

@@ -506,15 +506,22 @@ class Runner {
         return 0;
       }
     }
-    // The levels reduce in NumPy's order over temporaries NumPy lays out in
-    // C order, which it does for inputs in C order; the chain's value read
-    // as it is must also lie forwards (NumPy walks an array that lies
-    // backwards in memory order).
-    bool forwards = true;
+    // The levels reduce in the order NumPy's reductions take their operands
+    // as NumPy lays them out (schedule_chain_run): the loop's value as NumPy
+    // computes it from its inputs' layouts (result_layout.h), or the chain's
+    // value read as it is, in C order and lying forwards (NumPy walks an
+    // array that lies backwards in memory order).
+    std::vector<int> value_layout;
     if (chain.loop.members.empty()) {
+      bool forwards = c_order_inputs_;
       for (std::int64_t stride : inputs[0].strides) forwards = forwards && stride >= 0;
+      if (forwards) {
+        for (std::size_t d = 0; d < chain.loop.shape.size(); ++d) value_layout.push_back(static_cast<int>(d));
+      }
+    } else {
+      value_layout = results_dims_order(chain.loop, inputs);
     }
-    if (!c_order_inputs_ || !forwards) {
+    if (value_layout.empty() && !chain.loop.shape.empty()) {
       release();
       return 0;
     }
@@ -527,7 +534,7 @@ class Runner {
     }
     char* data = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(result)));
     const int flags = without_gil(jit::element_count(chain.loop.shape), [&] {
-      return backend.run_chain(plan, step, inputs, data, result_info.dtype);
+      return backend.run_chain(plan, step, inputs, value_layout, data, result_info.dtype);
     });
     release();
     if (flags < 0) {

@@ -1938,7 +1938,7 @@ int chain_lane_bits(const LoopNest& nest) {
 int long_pairwise_levels(const LoopNest& nest) {
   int count = 0;
   for (std::size_t l = 0; l < nest.levels.size(); ++l) {
-    count += nest.reduced[l].order == ReductionOrder::kPairwise && !(nest.run.short_sums & (1u << l));
+    count += nest.chain_order(l) == ReductionOrder::kPairwise && !(nest.run.short_sums & (1u << l));
   }
   return count;
 }
@@ -2078,7 +2078,7 @@ class ChainKernelBuilder : public KernelBuilder {
   std::size_t levels() const { return nest_.levels.size(); }
   int loop_of(std::size_t level) const { return chain_loop_of_level(nest_, level); }
   bool long_pairwise(std::size_t level) const {
-    return nest_.reduced[level].order == ReductionOrder::kPairwise && !(nest_.run.short_sums & (1u << level));
+    return nest_.chain_order(level) == ReductionOrder::kPairwise && !(nest_.run.short_sums & (1u << level));
   }
   const Node& reduction_node(std::size_t level) const {
     return region_.nodes[static_cast<std::size_t>(nest_.levels[level].reduction)];
@@ -2444,7 +2444,7 @@ class ChainKernelBuilder : public KernelBuilder {
       }
       k_index = vc_.new_vec("index");
       vc_.set_zero(k_index);
-    } else if (reduced.order != ReductionOrder::kPairwise) {
+    } else if (nest_.chain_order(level) != ReductionOrder::kPairwise) {
       unsigned char start[8] = {};
       fill_fold_start(reinterpret_cast<char*>(start), 1, t, reduced.combine);
       double value = 0;
@@ -2506,7 +2506,7 @@ class ChainKernelBuilder : public KernelBuilder {
       Label over = cc_.newLabel();
       Label after = cc_.newLabel();
       x86::Gp left = cc_.newInt64("left");
-      if (reduced.order == ReductionOrder::kPairwise) {
+      if (nest_.chain_order(level) == ReductionOrder::kPairwise) {
         // Fewer than 8 operands: NumPy adds them one after another, from 0.
         for (int u = 0; u < step_vectors_; ++u) vc_.set_zero(acc[u]);
       }

@@ -42,6 +42,23 @@ def test_labels_come_from_one_chain_kernel(tmp_path, spelling, coordinates, mean
     assert counters.get("jit.fallbacks", 0) == 0
 
 
+# X in Fortran order (a table's columns): NumPy's temporaries put the
+# points innermost and add the coordinates one after another; the labels
+# still come from one chain's kernel, in that order.
+@pytest.mark.parametrize("spelling", ["norm", "sum", "sqrt"])
+@pytest.mark.parametrize("coordinates", [3, 20])
+def test_fortran_ordered_points_run_as_one_chain(tmp_path, spelling, coordinates):
+    script = tmp_path / "labels.py"
+    script.write_text(PROGRAM.replace("astype(dtype)\nm =", "astype(dtype)\nX = np.asfortranarray(X)\nm ="))
+    stats = tmp_path / "stats.json"
+    args = [str(script), str(coordinates), "4", "float64", spelling]
+    expected = harness.run(harness.PYTHON3, args)
+    got = harness.run(harness.NPYTHON, args, env_extra={"NPY_JIT_STATS": str(stats)})
+    assert got.returncode == expected.returncode == 0, got.stderr
+    assert got.stdout == expected.stdout
+    assert json.loads(stats.read_text()).get("jit.reduction_chain_runs") == 1
+
+
 def has_avx2():
     with open("/proc/cpuinfo") as f:
         flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])

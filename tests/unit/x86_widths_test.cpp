@@ -566,7 +566,12 @@ class Runner {
     std::unique_ptr<ChainKernel>& kernel = chain_kernels_[step_];
     if (!kernel) {
       nest = lower_chain(program_.region, chain);
-      nest.run = schedule_chain_run(nest, strides);
+      std::vector<int> c_order(chain.loop.shape.size());
+      for (std::size_t d = 0; d < c_order.size(); ++d) c_order[d] = static_cast<int>(d);
+      if (!schedule_chain_run(nest, strides, c_order, nest.run)) {
+        ADD_FAILURE() << "no run for the chain of:\n" << dump_region(program_.region, program_.leaves);
+        return;
+      }
       kernel = backend_.compile_chain(nest);
     }
     if (!kernel) {

@@ -71,6 +71,15 @@ def main():
     show("pairwise twice", ((X[:, None] - M[None]) ** 2).sum(2).sum(1))
     show("pairwise twice, mean", ((X[:, None] - M[None]) ** 2).mean(2).mean(1))
     show("root of squares, argmax", np.sqrt(((X - M[:, None]) ** 2).sum(2)).argmax(0))
+    # X laid out in Fortran order (a table's columns, as pandas gives them):
+    # NumPy's temporaries then put the points innermost, and its sums over
+    # the coordinates add them one after another.
+    for J in (3, 8, 9, 130):
+        XF = np.asfortranarray(rng.standard_normal((3001, J)))
+        MF = rng.standard_normal((5, J))
+        show(f"Fortran X {J}, sums summed", ((XF[:, None] - MF[None]) ** 2).sum(2).sum(1))
+        show(f"Fortran X {J}, max of sums", ((XF - MF[:, None]) ** 2).sum(2).max(0))
+        show(f"Fortran X {J}, labels", np.linalg.norm(XF - MF[:, None], axis=2).argmin(0))
     Xl = rng.standard_normal((4097, 300))
     Ml = rng.standard_normal((3, 300))
     show("long sums, argmin", np.argmin(np.linalg.norm(Xl - Ml[:, None], axis=2), axis=0))
