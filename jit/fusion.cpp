@@ -72,8 +72,8 @@ bool chain_level_reduction(const Region& region, const Node& node, bool outermos
 }
 
 // Whether a chain's kernel beats its steps run apart, arrays taken as laid
-// out in C order (a run of another layout that the kernel would read worse
-// runs its nodes through NumPy): its vector dimension is long enough
+// out in C order (a run of another layout may read its inputs less well):
+// its vector dimension is long enough
 // (kMinChainLanes), and every input whose lanes lie apart in memory moves
 // along one of the levels' loops at most, so that its elements are
 // gathered once per step (packed) rather than again at each index of an
