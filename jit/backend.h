@@ -64,12 +64,12 @@ class Backend {
   // dimensions inside them, the array's dimensions in the order NumPy
   // walks them (walk_order), in NumPy's order: each row added to the
   // running sums, from +0.0, one after another.
-  virtual int column_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
+  virtual int column_sums(const char* data, const Shape& shape, const Dims& strides, int outer,
                           int reduced_dims, DType dtype, DType result, bool mean, char* out) = 0;
   // np.linalg.norm along the last dimension of an array of two or more
   // dimensions, of float64 or float32: the root of the pairwise sum of
   // the squares.
-  virtual int row_norms(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, DType dtype,
+  virtual int row_norms(const char* data, const Shape& shape, const Dims& strides, DType dtype,
                         char* out) = 0;
   // NumPy's own loop of the unary `op` on `count` elements of `dtype` at
   // `a`, `a_step` bytes apart, handed the loop as NumPy's own call hands it

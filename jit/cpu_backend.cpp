@@ -137,7 +137,7 @@ namespace {
 // nest each was compiled for.
 struct CpuStepCode : StepCode {
   struct Variant {
-    std::vector<bool> broadcast_inner;
+    PerOperand<bool> broadcast_inner;
     KernelOptions options;
     std::shared_ptr<const Kernel> kernel;
   };
@@ -158,7 +158,7 @@ CpuStepCode& code_of(CachedPlan& plan, std::size_t step) {
 // The kernel of fused step `step` for inputs laid out as `broadcast_inner`
 // says, compiled as `options` say (kernel_for the first time).
 const Kernel* step_kernel(KernelCompiler& compiler, CachedPlan& plan, std::size_t step,
-                          const std::vector<bool>& broadcast_inner, KernelOptions options) {
+                          const PerOperand<bool>& broadcast_inner, KernelOptions options) {
   CpuStepCode& code = code_of(plan, step);
   for (const CpuStepCode::Variant& v : code.kernels) {
     if (v.options == options && v.broadcast_inner == broadcast_inner) return v.kernel.get();
@@ -264,7 +264,7 @@ class CpuBackend : public Backend {
 
   int run_chain(CachedPlan& plan, std::size_t step, const std::vector<LoopInput>& inputs,
                 const std::vector<int>& value_layout, char* result, DType result_dtype) override {
-    std::vector<std::vector<std::int64_t>> strides;
+    std::vector<Dims> strides;
     for (const LoopInput& in : inputs) strides.push_back(in.strides);
     ChainRun laid;
     if (!schedule_chain_run(plan.nests[step], strides, value_layout, laid)) return -1;
@@ -284,11 +284,11 @@ class CpuBackend : public Backend {
     return jit::run_chain(*variant->kernel, *variant->nest, inputs, result, result_dtype);
   }
 
-  int column_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
+  int column_sums(const char* data, const Shape& shape, const Dims& strides, int outer,
                   int reduced_dims, DType dtype, DType result, bool mean, char* out) override {
     return run_column_sums(data, shape, strides, outer, reduced_dims, dtype, result, mean, out);
   }
-  int row_norms(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, DType dtype,
+  int row_norms(const char* data, const Shape& shape, const Dims& strides, DType dtype,
                 char* out) override {
     return run_row_norms(data, shape, strides, dtype, out);
   }

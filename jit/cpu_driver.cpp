@@ -88,15 +88,27 @@ static_assert(sizeof(Vector) == kAccumulatorBytes, "accumulators lie one Vector 
 // the kernel reads and writes them; acc[k] is reduction k's first. Integer
 // sums in 32-bit lanes (of 8- and 16-bit data) move their lanes into
 // `carried` after every span, before the lanes could overflow.
-struct Accumulators {
-  std::vector<Vector> vectors;
-  std::vector<std::int64_t> carried;
+// Those of a few reductions lie in the object itself: a small loop's run
+// makes its accumulators anew and would otherwise allocate them.
+class Accumulators {
+ public:
   Accumulators() = default;
-  explicit Accumulators(std::size_t n) : vectors(n * kAccumulatorVectors), carried(n, 0) {}
-  Vector* operator[](std::size_t k) { return &vectors[k * kAccumulatorVectors]; }
-  const Vector* operator[](std::size_t k) const { return &vectors[k * kAccumulatorVectors]; }
-  Vector* data() { return vectors.data(); }
-  std::size_t size() const { return vectors.size(); }
+  explicit Accumulators(std::size_t n) : carried(n, 0), count_(n * kAccumulatorVectors) {
+    if (count_ > kInlineVectors) heap_.resize(count_);
+  }
+  Vector* operator[](std::size_t k) { return data() + k * kAccumulatorVectors; }
+  const Vector* operator[](std::size_t k) const { return data() + k * kAccumulatorVectors; }
+  Vector* data() { return count_ > kInlineVectors ? heap_.data() : inline_; }
+  const Vector* data() const { return count_ > kInlineVectors ? heap_.data() : inline_; }
+  std::size_t size() const { return count_; }
+
+  PerOperand<std::int64_t> carried;
+
+ private:
+  static constexpr std::size_t kInlineVectors = 4 * kAccumulatorVectors;
+  std::size_t count_ = 0;
+  Vector inline_[kInlineVectors] = {};
+  std::vector<Vector> heap_;
 };
 
 // A lane mask with its first `used` lanes of `lane_bytes` all ones.
@@ -467,9 +479,9 @@ void unflatten(std::int64_t row, const Shape& shape, std::size_t count, std::int
 template <typename T>
 void gather_typed(char* dst, const LoopInput& in, std::int64_t first, std::int64_t n) {
   const Shape& shape = in.gather_shape;
-  const std::vector<std::int64_t>& strides = in.gather_strides;
+  const Dims& strides = in.gather_strides;
   const std::size_t rank = shape.size();
-  std::vector<std::int64_t> index(rank);
+  Dims index(rank);
   unflatten(first, shape, rank, index.data());
   const char* row = in.data;
   for (std::size_t d = 0; d + 1 < rank; ++d) row += index[d] * strides[d];
@@ -553,14 +565,14 @@ struct Loop {
   const std::vector<LoopOutput>& outputs;
   int ordered = 0;  // reductions summing in NumPy's order: their operands go to `sums_out`
   int sum_bytes = 8;
-  std::vector<bool> broadcast;
-  std::vector<bool> packed;  // inputs whose inner stride is neither 0 nor their item size
+  PerOperand<bool> broadcast;
+  PerOperand<bool> packed;  // inputs whose inner stride is neither 0 nor their item size
   Vector all_lanes;
   // Per output, byte steps over the loop's dimensions; outputs that do not
   // step by their item size along the inner one go through scratch.
-  std::vector<std::vector<std::int64_t>> out_strides;
-  std::vector<bool> scattered;
-  std::vector<int> narrow_sums;  // integer sums in 32-bit lanes (see Accumulators)
+  PerOperand<Dims> out_strides;
+  PerOperand<bool> scattered;
+  PerOperand<int> narrow_sums;  // integer sums in 32-bit lanes (see Accumulators)
   // Several whole rows can run in one call: rank 2 or more, no input
   // packed, no output scattered, rows of whole vectors.
   bool whole_rows = false;
@@ -860,7 +872,7 @@ struct Walker {
   std::unique_ptr<T[]> window_storage;
   T* windows[kMaxOrderedSums] = {};  // per ordered reduction
   std::int64_t window_start = 0, window_end = 0, limit = 0;
-  std::vector<std::int64_t> index;
+  Dims index;
   const std::vector<LoopReduction>* reductions = nullptr;  // of the run
 
   // `count`: the most elements one run walks.
@@ -1011,20 +1023,20 @@ void store_sum(T value, const LoopReduction& r, std::int64_t count, char* at) {
 
 // Whether byte `strides` step along the last two loop dimensions as along
 // one: the one before last by whole rows.
-bool merges_last_two(const Shape& shape, const std::vector<std::int64_t>& strides) {
+bool merges_last_two(const Shape& shape, const Dims& strides) {
   const std::size_t r = shape.size();
   return strides[r - 2] == shape[r - 1] * strides[r - 1];
 }
 
 // Whether they do so for every input and output.
 bool last_two_merge(const Shape& shape, const std::vector<LoopInput>& inputs,
-                    const std::vector<std::vector<std::int64_t>>& out_strides) {
+                    const PerOperand<Dims>& out_strides) {
   const std::size_t r = shape.size();
   if (r < 2) return false;
   for (const LoopInput& in : inputs) {
     if (!merges_last_two(shape, in.strides)) return false;
   }
-  for (const std::vector<std::int64_t>& strides : out_strides) {
+  for (const Dims& strides : out_strides) {
     if (!merges_last_two(shape, strides)) return false;
   }
   return true;
@@ -1037,7 +1049,7 @@ bool last_two_merge(const Shape& shape, const std::vector<LoopInput>& inputs,
 bool short_sums_fit(const Shape& shape, const Loop& loop) {
   if (last_two_merge(shape, loop.inputs, loop.out_strides)) return true;
   if (shape.size() != 2) return false;
-  for (const std::vector<std::int64_t>& strides : loop.out_strides) {
+  for (const Dims& strides : loop.out_strides) {
     if (!merges_last_two(shape, strides)) return false;
   }
   return std::all_of(loop.inputs.begin(), loop.inputs.end(), [&](const LoopInput& in) {
@@ -1130,7 +1142,7 @@ int run_row_results(const Loop& loop, const Shape& shape, const std::vector<Loop
     const Op op = reductions[k].op;
     if (adds(op) && is_float(reductions[k].compute)) ordered_index[k] = ordered++;
   }
-  std::vector<bool> in_place(nin);
+  PerOperand<bool> in_place(nin);
   for (std::size_t i = 0; i < nin; ++i) {
     const LoopInput& in = loop.inputs[i];
     in_place[i] = loop.broadcast[i] || (J == width && in.strides[r - 1] == itemsize(in.dtype));
@@ -1382,7 +1394,7 @@ int run_short_sums(const Loop& loop, const Shape& shape, const std::vector<LoopR
   Shape flat(shape.begin(), shape.end() - 1);
   flat.back() = M * J;
   std::vector<LoopInput> inputs = loop.inputs;
-  std::vector<bool> packed = loop.packed;
+  PerOperand<bool> packed = loop.packed;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     LoopInput& in = inputs[i];
     if (merges_last_two(shape, in.strides)) {
@@ -1399,7 +1411,7 @@ int run_short_sums(const Loop& loop, const Shape& shape, const std::vector<LoopR
   Loop flat_loop{loop.kernel,  flat,           inputs,         loop.outputs,  loop.ordered,
                  loop.sum_bytes, loop.broadcast, packed,         loop.all_lanes, loop.out_strides,
                  loop.scattered, loop.narrow_sums, false};
-  for (std::vector<std::int64_t>& strides : flat_loop.out_strides) strides.erase(strides.end() - 2);
+  for (Dims& strides : flat_loop.out_strides) strides.erase(strides.end() - 2);
   const std::int64_t per_block = std::min(M, std::max<std::int64_t>(1, kSpan / J));  // sums per kernel run
   const std::int64_t blocks_per_row = (M + per_block - 1) / per_block;
   const std::int64_t items = element_count(flat) / (M * J) * blocks_per_row;
@@ -1411,7 +1423,7 @@ int run_short_sums(const Loop& loop, const Shape& shape, const std::vector<LoopR
     std::unique_ptr<T[]> operands(new T[static_cast<std::size_t>(per_block * J * loop.ordered)]);
     char* outs[kMaxOrderedSums];
     for (int k = 0; k < loop.ordered; ++k) outs[k] = reinterpret_cast<char*>(operands.get() + k * per_block * J);
-    std::vector<std::int64_t> index(r);
+    Dims index(r);
 #pragma omp for schedule(static)
     for (std::int64_t item = 0; item < items; ++item) {
       const std::int64_t row = item / blocks_per_row;
@@ -1486,7 +1498,7 @@ int run_leaf_sums(const Loop& loop, const Shape& shape, int reduced, const std::
   on_threads(items >= threads ? threads : 1, [&] {
     std::feclearexcept(kFpFlags);
     Accumulators acc(reductions.size());
-    std::vector<std::int64_t> index(r);
+    Dims index(r);
     char* outs[kMaxOrderedSums];
     std::unique_ptr<T[]> own(by_groups ? new T[static_cast<std::size_t>(buffer_leaves * loop.ordered)] : nullptr);
     T* const buffer = by_groups ? own.get() : shared.get();
@@ -1811,7 +1823,7 @@ int run_buffered_sums(std::int64_t count, const std::vector<LoopInput>& inputs,
     on_threads(buffers >= threads ? threads : 1, [&] {
       std::feclearexcept(kFpFlags);
       std::unique_ptr<T[]> copy(in_place ? nullptr : new T[static_cast<std::size_t>(buffer)]);
-      std::vector<std::int64_t> index(outer_dims);
+      Dims index(outer_dims);
 #pragma omp for schedule(static)
       for (std::int64_t b = 0; b < buffers; ++b) {
         const std::int64_t within = b % per_block * buffer;
@@ -1872,7 +1884,7 @@ A plus_keeping_running_nan(A s, A x) {
 // Column sums of elements of type T into accumulators and results of type
 // A (T for floats, std::uint64_t for integers, whose sums wrap).
 template <typename T, typename A>
-int run_column_sums_of(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
+int run_column_sums_of(const char* data, const Shape& shape, const Dims& strides, int outer,
                        int reduced, bool mean, char* out_bytes) {
   const std::int64_t outers = element_count(Shape(shape.begin(), shape.begin() + outer));
   const std::int64_t rows = element_count(Shape(shape.begin() + outer, shape.begin() + outer + reduced));
@@ -1889,7 +1901,7 @@ int run_column_sums_of(const char* data, const Shape& shape, const std::vector<s
   std::atomic<int> flags{0};
   on_threads(tasks >= threads ? threads : static_cast<int>(tasks), [&] {
     std::feclearexcept(kFpFlags);
-    std::vector<std::int64_t> index(static_cast<std::size_t>(outer + reduced));
+    Dims index(static_cast<std::size_t>(outer + reduced));
     const std::int64_t* row_strides = strides.data() + outer;
     const std::int64_t* row_shape = shape.data() + outer;
     // Column `first`'s element of each row in turn from `base`, as an
@@ -1954,7 +1966,7 @@ int run_column_sums_of(const char* data, const Shape& shape, const std::vector<s
 }
 
 template <typename T>
-int run_row_norms_of(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, char* out_bytes) {
+int run_row_norms_of(const char* data, const Shape& shape, const Dims& strides, char* out_bytes) {
   const std::size_t r = shape.size();
   const std::int64_t n = shape[r - 1];
   const std::int64_t step = strides[r - 1];
@@ -1965,7 +1977,7 @@ int run_row_norms_of(const char* data, const Shape& shape, const std::vector<std
   on_threads(threads, [&] {
     std::feclearexcept(kFpFlags);
     std::unique_ptr<T[]> squares(new T[static_cast<std::size_t>(n)]);
-    std::vector<std::int64_t> index(r - 1);
+    Dims index(r - 1);
 #pragma omp for schedule(static)
     for (std::int64_t row = 0; row < rows; ++row) {
       unflatten(row, shape, r - 1, index.data());
@@ -1985,7 +1997,7 @@ int run_row_norms_of(const char* data, const Shape& shape, const std::vector<std
 
 // `in`'s layout over the loop without its dimensions of one element, and
 // merged where one dimension steps over the next whole.
-void merged_layout(const Shape& shape, const LoopInput& in, Shape& dims, std::vector<std::int64_t>& strides) {
+void merged_layout(const Shape& shape, const LoopInput& in, Shape& dims, Dims& strides) {
   for (std::size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == 1) continue;
     if (!dims.empty() && strides.back() == in.strides[d] * shape[d]) {
@@ -2003,7 +2015,7 @@ void merged_layout(const Shape& shape, const LoopInput& in, Shape& dims, std::ve
 bool flattens_whole(const Shape& shape, const std::vector<LoopInput>& inputs) {
   return std::all_of(inputs.begin(), inputs.end(), [&](const LoopInput& in) {
     Shape dims;
-    std::vector<std::int64_t> strides;
+    Dims strides;
     merged_layout(shape, in, dims, strides);
     return dims.size() <= 1;
   });
@@ -2015,7 +2027,7 @@ bool flattens_whole(const Shape& shape, const std::vector<LoopInput>& inputs) {
 void make_flat(Shape& shape, std::vector<LoopInput>& inputs, std::vector<LoopOutput>& outputs) {
   for (LoopInput& in : inputs) {
     Shape dims;
-    std::vector<std::int64_t> strides;
+    Dims strides;
     merged_layout(shape, in, dims, strides);
     if (dims.size() <= 1) {
       in.strides.assign(1, dims.empty() ? 0 : strides[0]);
@@ -2076,8 +2088,8 @@ void order_loop(Shape& shape, int& reduced_dims, std::vector<LoopInput>& inputs,
   make_flat(shape, inputs, outputs);
 }
 
-std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs) {
-  std::vector<bool> b;
+PerOperand<bool> broadcast_inner(const std::vector<LoopInput>& inputs) {
+  PerOperand<bool> b;
   for (const LoopInput& in : inputs) b.push_back(in.strides.empty() || in.strides.back() == 0);
   return b;
 }
@@ -2166,7 +2178,7 @@ bool fits_row_results(const Shape& shape, int reduced_dims, const std::vector<Lo
   return !(float_sums && last_two_merge(shape, inputs, {}));
 }
 
-int run_column_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
+int run_column_sums(const char* data, const Shape& shape, const Dims& strides, int outer,
                     int reduced_dims, DType dtype, DType result, bool mean, char* out) {
   const int r = static_cast<int>(shape.size());
   const int inner = outer + reduced_dims;  // the first kept dimension inside
@@ -2208,7 +2220,7 @@ int run_column_sums(const char* data, const Shape& shape, const std::vector<std:
   return -1;
 }
 
-int run_row_norms(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, DType dtype,
+int run_row_norms(const char* data, const Shape& shape, const Dims& strides, DType dtype,
                   char* out) {
   if ((dtype != DType::kFloat64 && dtype != DType::kFloat32) || shape.size() < 2 || element_count(shape) == 0) {
     return -1;
@@ -2337,7 +2349,7 @@ struct Extent {
   const char* hi;  // one past
 };
 
-Extent extent_of(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int item) {
+Extent extent_of(const char* data, const Shape& shape, const Dims& strides, int item) {
   Extent e{data, data + item};
   for (std::size_t d = 0; d < shape.size(); ++d) {
     const std::int64_t span = (shape[d] - 1) * strides[d];
@@ -2349,7 +2361,7 @@ Extent extent_of(const char* data, const Shape& shape, const std::vector<std::in
 // Whether an output's bytes may be an input's too (the loop is not empty).
 bool outputs_overlap_inputs(const Shape& shape, const std::vector<LoopInput>& inputs,
                             const std::vector<LoopOutput>& outputs,
-                            const std::vector<std::vector<std::int64_t>>& out_strides) {
+                            const PerOperand<Dims>& out_strides) {
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     const Extent out = extent_of(outputs[o].data, shape, out_strides[o], itemsize(outputs[o].dtype));
     for (const LoopInput& in : inputs) {
@@ -2639,8 +2651,8 @@ int order_for_folds(Shape& shape, std::vector<LoopInput>& inputs, std::vector<Lo
     if (fold.strides[d] == 0 && shape[d] > 1) order.push_back(d);
   }
   order.push_back(r - 1);
-  auto permuted = [&](const std::vector<std::int64_t>& v) {
-    std::vector<std::int64_t> p(v.size());
+  auto permuted = [&](const Dims& v) {
+    Dims p(v.size());
     for (int d = 0; d < r; ++d) p[d] = v[order[d]];
     return p;
   };
@@ -2712,7 +2724,7 @@ int run_folds(const Loop& loop, const Shape& shape, int kept, int threads) {
     std::feclearexcept(kFpFlags);
     Accumulators acc;
     Scratch scratch = loop.make_scratch();
-    std::vector<std::int64_t> index(r);
+    Dims index(r);
     void* slots[kMaxSlots];
     std::int64_t steps[kMaxSlots];
 #pragma omp for schedule(static)
@@ -2804,7 +2816,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
   }
   std::memset(loop.all_lanes.bytes, 0xff, sizeof loop.all_lanes);
   for (const LoopOutput& out : outputs) {
-    std::vector<std::int64_t> strides = out.strides;
+    Dims strides = out.strides;
     if (strides.empty()) strides.assign(1, itemsize(out.dtype));
     loop.out_strides.push_back(strides);
   }
@@ -2862,7 +2874,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     on_threads(threads, [&] {
       std::feclearexcept(kFpFlags);
       Accumulators acc;
-      std::vector<std::int64_t> index(r);
+      Dims index(r);
 #pragma omp for schedule(static)
       for (std::int64_t item = 0; item < items; ++item) {
         const std::int64_t first = item % items_per_run * per_item;
@@ -2880,7 +2892,7 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     std::feclearexcept(kFpFlags);
     Accumulators acc;
     Scratch scratch = loop.make_scratch();
-    std::vector<std::int64_t> index(r);
+    Dims index(r);
 #pragma omp for schedule(static)
     for (std::int64_t item = 0; item < items; ++item) {
       const std::int64_t row = item / spans_per_row;
@@ -2987,14 +2999,14 @@ namespace {
 // own. A copy holds the input's lanes for every index of the loops it moves
 // along, side by side (its stride along the vector dimension an item),
 // which a kernel compiled for the input's reads takes at run time.
-void run_chain_tail(const ChainKernel& kernel, const std::vector<std::int64_t>& extents,
-                    const std::vector<const char*>& at, const std::vector<std::int64_t>& strides,
+void run_chain_tail(const ChainKernel& kernel, const Dims& extents,
+                    const std::vector<const char*>& at, const Dims& strides,
                     const std::vector<DType>& dtypes, std::int64_t rem, char* results, int result_size, char* scratch,
                     const std::int64_t* const* programs) {
   const std::size_t loops = extents.size();
   const std::int64_t points = kernel.points;
   std::vector<const char*> tail_at = at;
-  std::vector<std::int64_t> tail_strides = strides;
+  Dims tail_strides = strides;
   std::vector<std::vector<char>> copies(at.size());
   for (std::size_t i = 0; i < at.size(); ++i) {
     const std::int64_t* in = &strides[i * loops];
@@ -3010,7 +3022,7 @@ void run_chain_tail(const ChainKernel& kernel, const std::vector<std::int64_t>& 
     }
     std::vector<char>& copy = copies[i];
     copy.resize(static_cast<std::size_t>(combos * points * size));
-    std::vector<std::int64_t> index(moving.size(), 0);
+    Dims index(moving.size(), 0);
     char* to = copy.data();
     for (std::int64_t c = 0; c < combos; ++c) {
       const char* from = at[i];
@@ -3041,7 +3053,7 @@ int run_chain(const ChainKernel& kernel, const LoopNest& nest, const std::vector
               DType result_dtype) {
   const std::size_t loops = nest.loop_order.size();
   const int rank = static_cast<int>(nest.domain.size());
-  std::vector<std::int64_t> extents(loops);
+  Dims extents(loops);
   for (std::size_t l = 0; l < loops; ++l) extents[l] = nest.domain[static_cast<std::size_t>(nest.loop_order[l])];
   // Reductions over nothing are NumPy's (to give its identity, or its error).
   if (std::find(extents.begin() + 1, extents.end(), 0) != extents.end()) return -1;
@@ -3061,7 +3073,7 @@ int run_chain(const ChainKernel& kernel, const LoopNest& nest, const std::vector
     program_of[loop] = pairwise_program(extents[loop]);
     if (!program_of[loop].empty()) programs[loop] = program_of[loop].data();
   }
-  std::vector<std::int64_t> strides;
+  Dims strides;
   std::vector<DType> dtypes;
   for (const LoopInput& in : inputs) {
     for (int d : nest.loop_order) strides.push_back(in.strides[static_cast<std::size_t>(d)]);
@@ -3075,7 +3087,7 @@ int run_chain(const ChainKernel& kernel, const LoopNest& nest, const std::vector
   const int result_size = itemsize(result_dtype);
   // The result is C-contiguous over the kept dimensions, the vector
   // dimension innermost.
-  std::vector<std::int64_t> result_strides(outer_dims.size());
+  Dims result_strides(outer_dims.size());
   std::int64_t outer = 1;
   for (std::size_t k = outer_dims.size(); k-- > 0;) {
     result_strides[k] = result_size * nest.domain[static_cast<std::size_t>(vector_dim)] * outer;
@@ -3098,7 +3110,7 @@ int run_chain(const ChainKernel& kernel, const LoopNest& nest, const std::vector
         static_cast<char*>(std::aligned_alloc(kMaxVectorBytes, (scratch_bytes + kMaxVectorBytes) / kMaxVectorBytes *
                                                                    kMaxVectorBytes)),
         &std::free);
-    std::vector<std::int64_t> index(outer_dims.size());
+    Dims index(outer_dims.size());
 #pragma omp for schedule(static)
     for (std::int64_t item = 0; item < outer * spans; ++item) {
       const std::int64_t lo = item % spans * kSpan;

@@ -32,7 +32,7 @@ void order_loop(Shape& shape, int& reduced_dims, std::vector<LoopInput>& inputs,
                 const std::vector<LoopReduction>& reductions, bool from_indices);
 
 // Whether input `i` does not move along the innermost loop dimension.
-std::vector<bool> broadcast_inner(const std::vector<LoopInput>& inputs);
+PerOperand<bool> broadcast_inner(const std::vector<LoopInput>& inputs);
 
 // Whether the loop's float sums can be added by a kernel compiled with
 // `leaf_sums` (backend.h): its reductions are all float sums and means,
@@ -117,7 +117,7 @@ bool sums_in_iterator_order(const Shape& shape, const std::vector<LoopInput>& in
 // another) when those are contiguous and every dimension outside steps over
 // all inside it forwards. Columns are shared out over the threads. Returns
 // the floating-point flags raised, or -1 when the array is not laid out so.
-int run_column_sums(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, int outer,
+int run_column_sums(const char* data, const Shape& shape, const Dims& strides, int outer,
                     int reduced_dims, DType dtype, DType result, bool mean, char* out);
 
 // The 2-norm along the last dimension of an array as it is (`data`,
@@ -126,7 +126,7 @@ int run_column_sums(const char* data, const Shape& shape, const std::vector<std:
 // axis computes it: the square root of the pairwise sum of the squares.
 // Rows are shared out over the threads. Returns the floating-point flags
 // raised, or -1 for another dtype or an empty array.
-int run_row_norms(const char* data, const Shape& shape, const std::vector<std::int64_t>& strides, DType dtype,
+int run_row_norms(const char* data, const Shape& shape, const Dims& strides, DType dtype,
                   char* out);
 
 // NumPy's own loop of the unary `op` (numpy_loops.h) over a stepped

@@ -128,7 +128,7 @@ constexpr int kChainSumStack = 64;
 // level that adds 8 or more operands pairwise, a stack of kChainSumStack
 // entries; per packed input, an entry for every index of its loop. An
 // entry holds one step's lanes (8 bytes a point, at most).
-inline std::int64_t chain_scratch_bytes(const LoopNest& nest, const std::vector<std::int64_t>& extents, int points) {
+inline std::int64_t chain_scratch_bytes(const LoopNest& nest, const Dims& extents, int points) {
   std::int64_t entries = 0;
   for (std::size_t l = 0; l < nest.levels.size(); ++l) {
     if (nest.chain_order(l) == ReductionOrder::kPairwise && !(nest.run.short_sums & (1u << l))) {

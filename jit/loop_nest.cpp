@@ -256,7 +256,7 @@ int chain_loop_of_level(const LoopNest& nest, std::size_t level) {
   return static_cast<int>(nest.levels.size() - level);
 }
 
-bool schedule_chain_run(const LoopNest& nest, const std::vector<std::vector<std::int64_t>>& strides,
+bool schedule_chain_run(const LoopNest& nest, const std::vector<Dims>& strides,
                         const std::vector<int>& value_layout, ChainRun& run) {
   run = ChainRun{};
   const int vector_dim = nest.loop_order[0];

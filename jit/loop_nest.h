@@ -92,7 +92,7 @@ struct LoopNest {
   // run, it stays put along the innermost dimension (a stride of 0, or one
   // element there), which the kernel reads as one value per row.
   std::vector<std::uint32_t> moves;
-  std::vector<bool> broadcast_inner;
+  PerOperand<bool> broadcast_inner;
   // Per body node: where its value lives.
   std::vector<Placement> placement;
   // Per body node: the plan region's node it stands for (for the dump).
@@ -151,7 +151,7 @@ LoopNest lower_chain(const Region& region, const ReductionChain& chain);
 // its operands as the kernels cannot (a float min or max along the
 // innermost dimension: which of equal values NumPy gives depends on its
 // loop's lanes).
-bool schedule_chain_run(const LoopNest& nest, const std::vector<std::vector<std::int64_t>>& strides,
+bool schedule_chain_run(const LoopNest& nest, const std::vector<Dims>& strides,
                         const std::vector<int>& value_layout, ChainRun& run);
 
 // The loop of a chain nest's loop order (from 1) that level `level` runs.

@@ -15,10 +15,9 @@ namespace {
 // powers (x**2 compiles apart); for a plan of a loop per line, each node's
 // site too. Other constants are run-time values. (Regions of other lines
 // with the same ops share a fused plan, and so its runs_by_line.)
-std::vector<std::int64_t> plan_key(const Region& region, const std::vector<bool>& needed,
-                                   const std::vector<bool>& leaves, bool loop_per_line) {
-  std::vector<std::int64_t> key;
-  key.reserve(region.nodes.size() * 10 + 1);
+void plan_key(const Region& region, const std::vector<bool>& needed, const std::vector<bool>& leaves,
+              bool loop_per_line, std::vector<std::int64_t>& key) {
+  key.clear();
   key.push_back(loop_per_line);
   for (std::size_t i = 0; i < region.nodes.size(); ++i) {
     const Node& n = region.nodes[i];
@@ -38,7 +37,6 @@ std::vector<std::int64_t> plan_key(const Region& region, const std::vector<bool>
     }
     if (loop_per_line) key.push_back(n.site);
   }
-  return key;
 }
 
 struct KeyHash {
@@ -59,9 +57,12 @@ std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, con
                                      const std::vector<bool>& leaves, bool loop_per_line) {
   static std::unordered_map<std::vector<std::int64_t>, std::shared_ptr<CachedPlan>, KeyHash> plans[2];
   auto& cache = plans[backend != nullptr];
-  std::vector<std::int64_t> key = plan_key(region, needed, leaves, loop_per_line);
+  // Written anew for every region, in room kept from the last one.
+  static std::vector<std::int64_t> key;
+  plan_key(region, needed, leaves, loop_per_line, key);
   const auto found = cache.find(key);
   if (found != cache.end()) return found->second;
+  std::vector<std::int64_t> new_key = key;
   if (cache.size() >= kMaxPlans) cache.clear();
   auto plan = std::make_shared<CachedPlan>();
   if (backend) {
@@ -109,7 +110,7 @@ std::shared_ptr<CachedPlan> plan_for(Backend* backend, const Region& region, con
     }
   }
   plan->code.resize(plan->steps.size());
-  cache.emplace(std::move(key), plan);
+  cache.emplace(std::move(new_key), plan);
   return plan;
 }
 

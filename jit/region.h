@@ -8,12 +8,23 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "jit/dtype.h"
 #include "jit/region_ops.h"
 
 namespace npy::jit {
 
-using Shape = std::vector<std::int64_t>;
+// Sizes or byte strides of an array's dimensions, held inline up to
+// kInlineDims dimensions: recording an op and running a step copy them
+// several times each, which would otherwise allocate every time.
+inline constexpr std::size_t kInlineDims = 6;
+using Dims = boost::container::small_vector<std::int64_t, kInlineDims>;
+using Shape = Dims;
+// Per operand of a step (its inputs, outputs, reductions), inline for the
+// few a step usually has.
+template <class T>
+using PerOperand = boost::container::small_vector<T, 8>;
 
 struct Node {
   Op op = Op::input;

@@ -16,20 +16,20 @@ namespace npy::jit {
 
 struct LoopInput {
   const char* data = nullptr;
-  std::vector<std::int64_t> strides;  // bytes, one per loop dimension (0: broadcast)
+  Dims strides;  // bytes, one per loop dimension (0: broadcast)
   DType dtype = DType::kFloat64;
   // In a loop order_loop made flat: where the elements lie, as dimensions
   // (outermost first) and their byte strides, when they are neither one
   // value nor contiguous. The driver gathers them into scratch, span by
   // span, and `strides` says {item size}.
   Shape gather_shape;
-  std::vector<std::int64_t> gather_strides;
+  Dims gather_strides;
 };
 
 struct LoopOutput {
   char* data = nullptr;  // a new C-contiguous array of the loop's shape
   DType dtype = DType::kFloat64;
-  std::vector<std::int64_t> strides;  // bytes, one per loop dimension (set by order_loop)
+  Dims strides;  // bytes, one per loop dimension (set by order_loop)
   // The output is memory that inputs read too, close to where each element
   // goes: within kNearbyReadElements of the output's elements where it is
   // C-contiguous (u[1:-1] = u[:-2] + u[2:]), within a row stride where its
@@ -98,7 +98,7 @@ inline constexpr std::int64_t kNumpyBufferSize = 8192;
 // The dimensions of an array (`shape`, byte `strides`) with more than one
 // element, in the order NumPy's reductions walk them: from the largest
 // memory step to the smallest (ties in their own order).
-inline std::vector<int> walk_order(const Shape& shape, const std::vector<std::int64_t>& strides) {
+inline std::vector<int> walk_order(const Shape& shape, const Dims& strides) {
   std::vector<int> order;
   for (std::size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] > 1) order.push_back(static_cast<int>(d));

@@ -150,7 +150,7 @@ class PooledOutputs {
 
 }  // namespace
 
-PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype, const std::vector<std::int64_t>& strides) {
+PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype, const jit::Dims& strides) {
   std::vector<npy_intp> dims(shape.begin(), shape.end());
   std::vector<npy_intp> steps(strides.begin(), strides.end());
   // A size past size_t wraps here: NumPy refuses it on either path.

@@ -21,6 +21,6 @@ namespace npy::numpy_shim {
 // pooled comes from the pool (the handler is set for the call: two
 // context-variable sets, some thousands of instructions); smaller data
 // would come from malloc either way, so NumPy's own handler makes it.
-PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype, const std::vector<std::int64_t>& strides = {});
+PyObject* new_output_array(const jit::Shape& shape, jit::DType dtype, const jit::Dims& strides = {});
 
 }  // namespace npy::numpy_shim

@@ -6,7 +6,6 @@
 #include <cfenv>
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -289,6 +288,9 @@ std::vector<bool> needed_nodes(const Trace& trace) {
   return needed;
 }
 
+// References a step's run holds (its inputs as arrays, the arrays it makes).
+using Owned = jit::PerOperand<PyObject*>;
+
 // Runs the steps of a trace: fused groups as compiled kernels, the other
 // nodes through NumPy. Values are released after their last use, and
 // NumPy's own reuse of temporaries (`a + b` computed into a dead `a`) is kept
@@ -493,15 +495,14 @@ class Runner {
   // driver does not run); -1: error.
   int run_chain_step(jit::Backend& backend, jit::CachedPlan& plan, std::size_t step, int& flags_raised) {
     const jit::ReductionChain& chain = plan.steps[step].reduction_chain;
-    std::vector<PyObject*> keep;
-    std::deque<std::int64_t> constants;
+    Owned keep;
     auto release = [&] {
       for (PyObject* o : keep) Py_DECREF(o);
     };
     c_order_inputs_ = true;
     std::vector<jit::LoopInput> inputs(chain.loop.inputs.size());
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (!loop_input(chain.loop.inputs[i], chain.loop.shape, inputs[i], keep, constants)) {
+      if (!loop_input(chain.loop.inputs[i], chain.loop.shape, inputs[i], keep)) {
         release();
         return 0;
       }
@@ -561,7 +562,7 @@ class Runner {
   // each element once what reads it is computed, and it may write rows of
   // the part that lie apart). Otherwise the value goes through a temporary,
   // as in NumPy.
-  bool into_target(const jit::CachedPlan& plan, std::size_t step, const std::vector<PyObject*>& read,
+  bool into_target(const jit::CachedPlan& plan, std::size_t step, const Owned& read,
                    int flags_so_far) {
     const jit::Group& group = plan.steps[step].group;
     if (!target_ || step + 1 != plan.steps.size() ||
@@ -662,7 +663,7 @@ class Runner {
   // array (a temporary, which NumPy assigns). false, with an exception,
   // when none can be made.
   bool to_temporary_unless_rows(const jit::Shape& loop_shape, std::vector<jit::LoopOutput>& outputs,
-                                std::vector<PyObject*>& made) {
+                                Owned& made) {
     for (std::size_t o = 0; o < outputs.size(); ++o) {
       if (!outputs[o].read_nearby) continue;
       const jit::Node& node = nodes_[target_->node];
@@ -842,7 +843,7 @@ class Runner {
   // with kept axes inside it and the kept axes keep their order (so that
   // the results come out in C order): `shape` and `strides` rewritten so,
   // `outer` kept axes before the `reduced` ones. False otherwise.
-  static bool walk_as_columns(std::uint32_t axes, jit::Shape& shape, std::vector<std::int64_t>& strides, int& outer,
+  static bool walk_as_columns(std::uint32_t axes, jit::Shape& shape, jit::Dims& strides, int& outer,
                               int& reduced) {
     const std::vector<int> order = jit::walk_order(shape, strides);
     outer = reduced = 0;
@@ -859,7 +860,7 @@ class Runner {
     }
     if (reduced == 0 || kept_after == 0) return false;
     jit::Shape walked_shape;
-    std::vector<std::int64_t> walked_strides;
+    jit::Dims walked_strides;
     for (int d : order) {
       walked_shape.push_back(shape[d]);
       walked_strides.push_back(strides[d]);
@@ -905,7 +906,7 @@ class Runner {
     if (!sum && !is_c_ordered(a)) return 0;
     jit::Shape shape(PyArray_DIMS(a), PyArray_DIMS(a) + rank);
     if (shape != x.shape) return 0;
-    std::vector<std::int64_t> strides(PyArray_STRIDES(a), PyArray_STRIDES(a) + rank);
+    jit::Dims strides(PyArray_STRIDES(a), PyArray_STRIDES(a) + rank);
     int outer = 0, reduced = 0;  // of the axes as NumPy walks them, for a sum
     if (sum && !walk_as_columns(n.axes, shape, strides, outer, reduced)) return 0;
     PyObject* out = new_output_array(n.shape, n.dtype);
@@ -988,21 +989,20 @@ class Runner {
   }
 
   // A group input as the loop reads it; `keep` holds what must stay alive.
-  bool loop_input(int node, const jit::Shape& shape, jit::LoopInput& in, std::vector<PyObject*>& keep,
-                  std::deque<std::int64_t>& constants) {
+  bool loop_input(int node, const jit::Shape& shape, jit::LoopInput& in, Owned& keep) {
     const jit::Node& n = nodes_[node];
     in.dtype = n.dtype;
     in.strides.assign(shape.size(), 0);
-    if (n.is_scalar_constant) {
-      std::int64_t bits = n.constant_int;
-      if (n.dtype == jit::DType::kFloat64) std::memcpy(&bits, &n.constant_float, 8);
-      constants.push_back(bits);
-      in.data = reinterpret_cast<const char*>(&constants.back());
+    if (n.is_scalar_constant) {  // read where the node holds it, which outlives the run
+      in.data = n.dtype == jit::DType::kFloat64 ? reinterpret_cast<const char*>(&n.constant_float)
+                                                : reinterpret_cast<const char*>(&n.constant_int);
       return true;
     }
     PyObject* object = trace_.objects[node];
     if (!object) return false;
-    PyObject* array = PyArray_FromAny(object, nullptr, 0, 0, 0, nullptr);
+    // An array is read as it is (what PyArray_FromAny gives for it, without
+    // its dtype and shape discovery); NumPy scalars become 0-d arrays.
+    PyObject* array = PyArray_Check(object) ? Py_NewRef(object) : PyArray_FromAny(object, nullptr, 0, 0, 0, nullptr);
     if (!array) {
       PyErr_Clear();
       return false;
@@ -1035,26 +1035,26 @@ class Runner {
   // the results differ in layout.
   std::vector<int> results_dims_order(const jit::Group& group, const std::vector<jit::LoopInput>& inputs) const {
     const int rank = static_cast<int>(group.shape.size());
-    std::unordered_map<int, std::vector<std::int64_t>> strides;  // per node, over its own dimensions
+    std::unordered_map<int, jit::Dims> strides;  // per node, over its own dimensions
     for (std::size_t i = 0; i < group.inputs.size(); ++i) {
       const int node = group.inputs[i];
-      const std::vector<std::int64_t>& loop = inputs[i].strides;
+      const jit::Dims& loop = inputs[i].strides;
       const std::size_t own = nodes_[node].shape.size();
       strides[node].assign(loop.end() - static_cast<std::ptrdiff_t>(own), loop.end());
     }
     std::unordered_map<int, std::vector<int>> orders;  // per member
-    std::unordered_map<int, std::vector<std::int64_t>> array_strides;  // per member, as NumPy's array has them
+    std::unordered_map<int, jit::Dims> array_strides;  // per member, as NumPy's array has them
     std::vector<int> order;
     for (int m : group.members) {
       const jit::Node& n = nodes_[m];
-      std::vector<std::vector<std::int64_t>> operands;
+      std::vector<jit::Dims> operands;
       for (int operand : n.inputs) {
         if (operand >= 0 && strides.count(operand)) operands.push_back(strides[operand]);
       }
       std::vector<int> dims;
       if (n.op == jit::Op::astype) {  // a new array like its operand (ndarray.astype's order 'K')
         const int from = n.inputs[0];
-        std::vector<std::int64_t> prototype;
+        jit::Dims prototype;
         if (array_strides.count(from)) {
           prototype = array_strides[from];
         } else if (PyObject* o = trace_.objects[from]; o && PyArray_Check(o) &&
@@ -1074,7 +1074,7 @@ class Runner {
       }
       orders[m] = dims;
       array_strides[m] = strides_in_order(n.shape, dims, jit::itemsize(n.dtype));
-      std::vector<std::int64_t>& own = strides[m];
+      jit::Dims& own = strides[m];
       own = array_strides[m];
       for (std::size_t d = 0; d < own.size(); ++d) {
         if (n.shape[d] == 1) own[d] = 0;
@@ -1222,8 +1222,7 @@ class Runner {
   // steps run one by one); -1: error.
   int run_block_run(jit::Backend& backend, jit::CachedPlan& plan, const jit::BlockRun& run, int& flags_raised,
                     const FpErrorsIgnored& ignored) {
-    std::vector<PyObject*> keep;  // owned: the inputs as arrays
-    std::deque<std::int64_t> constants;
+    Owned keep;  // the inputs as arrays
     std::vector<int> assigned;  // nodes given new arrays, in trace_.objects
     // The views' operands: making a view lets go of an operand nothing else
     // reads, which the steps need again should they run one by one after all.
@@ -1286,7 +1285,7 @@ class Runner {
             if (nodes_[node].shape[d] != 1) in.strides[d] = stride;
             stride *= nodes_[node].shape[d];
           }
-        } else if (!loop_input(node, group.shape, in, keep, constants)) {
+        } else if (!loop_input(node, group.shape, in, keep)) {
           undo();
           return 0;
         }
@@ -1385,15 +1384,14 @@ class Runner {
   int run_group(jit::Backend& backend, jit::CachedPlan& plan, std::size_t step, int& flags_raised) {
     const jit::Group& group = plan.steps[step].group;
     c_order_inputs_ = true;
-    std::vector<PyObject*> keep;  // owned
-    std::deque<std::int64_t> constants;
+    Owned keep;
     auto release = [&] {
       for (PyObject* o : keep) Py_DECREF(o);
     };
     std::vector<jit::LoopInput> inputs(group.inputs.size());
     for (std::size_t i = 0; i < group.inputs.size(); ++i) {
       if (accumulator_of(group, group.inputs[i])) continue;  // its fold's result, made below
-      if (!loop_input(group.inputs[i], group.shape, inputs[i], keep, constants)) {
+      if (!loop_input(group.inputs[i], group.shape, inputs[i], keep)) {
         release();
         return 0;
       }
@@ -1434,7 +1432,7 @@ class Runner {
     if (!walk.empty()) {
       for (std::size_t d = 0; d < walk.size(); ++d) loop_shape[d] = group.shape[static_cast<std::size_t>(walk[d])];
       for (jit::LoopInput& in : inputs) {
-        const std::vector<std::int64_t> strides = in.strides;
+        const jit::Dims strides = in.strides;
         for (std::size_t d = 0; d < walk.size(); ++d) in.strides[d] = strides[static_cast<std::size_t>(walk[d])];
       }
     }
@@ -1442,9 +1440,9 @@ class Runner {
       release();
       return 0;
     }
-    std::vector<PyObject*> made;  // owned: outputs then reductions
+    Owned made;  // outputs then reductions
     auto new_array = [&](const jit::Shape& shape, jit::DType dtype,
-                         const std::vector<std::int64_t>& strides = {}) -> PyObject* {
+                         const jit::Dims& strides = {}) -> PyObject* {
       PyObject* a = new_output_array(shape, dtype, strides);
       if (a) made.push_back(a);
       return a;
@@ -1605,15 +1603,20 @@ bool running_trace() { return t_running; }
 int run_trace(Trace& trace, Reason reason, const Location& where, const char* detail, StoreTarget* target) {
   static Counter& regions = counter("jit.regions");
   static Counter& region_ops = counter("jit.region_ops");
-  const auto start = std::chrono::steady_clock::now();
+  const bool logging = jit::log_enabled(jit::LogChannel::kRegions);
+  const bool explaining = jit::explain_enabled();
+  // Timed only for the diagnostics and --explain, which report it.
+  const bool timed = g_diagnostics || explaining;
+  const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   trace.done = true;  // whatever happens, the trace records no more
   const std::vector<bool> needed = needed_nodes(trace);
   std::vector<bool> results(needed.size());
   for (std::size_t i = 0; i < results.size(); ++i) results[i] = trace.handles[i] > 0;
   const int site = site_of(where);
-  std::string why = reason_text(reason);
-  if (detail) why += std::string(" (") + detail + ")";
-  if (jit::log_enabled(jit::LogChannel::kRegions)) {
+  // Why the region ran, as the log and --explain say it (only they read it).
+  std::string why;
+  if (logging || explaining) why = std::string(reason_text(reason)) + (detail ? std::string(" (") + detail + ")" : "");
+  if (logging) {
     jit::log_text(jit::LogChannel::kRegions, "region of " + std::to_string(trace.region.nodes.size()) +
                                                  " nodes, materialized at " + jit::site_text(site) +
                                                  ": " + why + "\n" +
@@ -1626,19 +1629,21 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
   t_running = true;
   if (target) target->not_stored = "its value is not an output of a kernel in the region's last step";
   std::string schedule;
-  const int status = run_steps(trace, needed, results, target, jit::explain_enabled() ? &schedule : nullptr);
+  const int status = run_steps(trace, needed, results, target, explaining ? &schedule : nullptr);
   t_running = false;
   if (target) {
     target->stored = status == 0 && trace.objects[target->node] == target->part;
+    static Counter& stores = counter("jit.stores_into_target");
+    if (target->stored) stores.add();
+  }
+  if (target && (logging || explaining)) {
     const std::string outcome =
         !target->stored        ? std::string("assigned through a temporary: ") + target->not_stored
         : target->read_nearby ? "computed into the assignment's target, which it reads: each piece written once "
                                 "the pieces that read it are computed"
                               : "computed straight into the assignment's target";
-    static Counter& stores = counter("jit.stores_into_target");
-    if (target->stored) stores.add();
     why += "; " + outcome;
-    if (jit::log_enabled(jit::LogChannel::kRegions)) {
+    if (logging) {
       jit::log_text(jit::LogChannel::kRegions, "  %" + std::to_string(target->node) + " " + outcome + "\n");
     }
   }
@@ -1654,9 +1659,9 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
   region_ops.add(static_cast<std::uint64_t>(ops));
   reason_counter(reason).add();
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0;
   if (g_diagnostics) note_region_time(seconds);
-  if (jit::explain_enabled()) {
+  if (explaining) {
     jit::record_boundary("materialized", why, site, seconds, schedule, materialization_hint(reason, detail),
                          /*hint_if_repeated=*/true);
   }

@@ -6,13 +6,13 @@
 namespace npy::numpy_shim {
 
 std::vector<int> result_dims_order(const jit::Shape& shape,
-                                   const std::vector<std::vector<std::int64_t>>& operand_strides) {
+                                   const std::vector<jit::Dims>& operand_strides) {
   const int rank = static_cast<int>(shape.size());
   // Dimensions innermost first, as NumPy's iterator holds them, sorted by
   // insertion: each moves inward past those whose strides are larger for
   // every operand that steps along both (dimensions of one element step
   // along neither).
-  auto stride = [&](const std::vector<std::int64_t>& strides, int dim) -> std::int64_t {
+  auto stride = [&](const jit::Dims& strides, int dim) -> std::int64_t {
     if (shape[static_cast<std::size_t>(dim)] == 1) return 0;
     const int at = dim - (rank - static_cast<int>(strides.size()));
     return at < 0 ? 0 : std::llabs(strides[static_cast<std::size_t>(at)]);
@@ -25,7 +25,7 @@ std::vector<int> result_dims_order(const jit::Shape& shape,
     for (int j = i - 1; j >= 0; --j) {
       const int inner = inner_first[static_cast<std::size_t>(j)];
       bool decided = false, inward = false;
-      for (const std::vector<std::int64_t>& strides : operand_strides) {
+      for (const jit::Dims& strides : operand_strides) {
         const std::int64_t a = stride(strides, moving), b = stride(strides, inner);
         if (a == 0 || b == 0) continue;
         if (b <= a) {
@@ -49,7 +49,7 @@ namespace {
 
 // NumPy's contiguity flags: dimensions of one element do not count, and an
 // empty array is contiguous.
-bool contiguous(const jit::Shape& shape, const std::vector<std::int64_t>& strides, int itemsize, bool c_order) {
+bool contiguous(const jit::Shape& shape, const jit::Dims& strides, int itemsize, bool c_order) {
   if (jit::element_count(shape) == 0) return true;
   std::int64_t expected = itemsize;
   const int rank = static_cast<int>(shape.size());
@@ -64,7 +64,7 @@ bool contiguous(const jit::Shape& shape, const std::vector<std::int64_t>& stride
 
 }  // namespace
 
-std::vector<int> like_prototype_dims_order(const jit::Shape& shape, const std::vector<std::int64_t>& strides,
+std::vector<int> like_prototype_dims_order(const jit::Shape& shape, const jit::Dims& strides,
                                            int itemsize) {
   std::vector<int> order(shape.size());
   for (std::size_t d = 0; d < order.size(); ++d) order[d] = static_cast<int>(d);
@@ -76,8 +76,8 @@ std::vector<int> like_prototype_dims_order(const jit::Shape& shape, const std::v
   return order;
 }
 
-std::vector<std::int64_t> strides_in_order(const jit::Shape& shape, const std::vector<int>& order, int itemsize) {
-  std::vector<std::int64_t> strides(shape.size());
+jit::Dims strides_in_order(const jit::Shape& shape, const std::vector<int>& order, int itemsize) {
+  jit::Dims strides(shape.size());
   std::int64_t step = itemsize;
   for (auto d = order.rbegin(); d != order.rend(); ++d) {
     strides[static_cast<std::size_t>(*d)] = step;

@@ -20,7 +20,7 @@ namespace npy::numpy_shim {
 // strides, a dimension moving inside another only where every operand that
 // steps along both agrees, C order winning ties and disagreements.
 std::vector<int> result_dims_order(const jit::Shape& shape,
-                                   const std::vector<std::vector<std::int64_t>>& operand_strides);
+                                   const std::vector<jit::Dims>& operand_strides);
 
 // The dimensions (outermost first) of a new array NumPy makes like a
 // prototype of `shape` with `strides` (bytes, one per dimension) and
@@ -28,11 +28,11 @@ std::vector<int> result_dims_order(const jit::Shape& shape,
 // (or one of fewer than two dimensions), Fortran order for a
 // Fortran-contiguous one, else by the size of the strides, largest first,
 // zero strides last, ties in C order.
-std::vector<int> like_prototype_dims_order(const jit::Shape& shape, const std::vector<std::int64_t>& strides,
+std::vector<int> like_prototype_dims_order(const jit::Shape& shape, const jit::Dims& strides,
                                            int itemsize);
 
 // The strides of a new array of `shape` and `itemsize` contiguous in
 // `order` (outermost first).
-std::vector<std::int64_t> strides_in_order(const jit::Shape& shape, const std::vector<int>& order, int itemsize);
+jit::Dims strides_in_order(const jit::Shape& shape, const std::vector<int>& order, int itemsize);
 
 }  // namespace npy::numpy_shim

@@ -22,6 +22,34 @@ struct LazyObject {
 
 thread_local std::weak_ptr<Trace> t_open;
 
+// The per-node lists of a trace that ended on this thread, emptied, for
+// a later trace to record into.
+struct SpareLists {
+  std::vector<jit::Node> nodes;
+  std::vector<EagerForm> eager;
+  std::vector<PyObject*> objects;
+  std::vector<int> handles;
+  std::vector<std::pair<PyObject*, int>> input_nodes;
+  std::vector<RecordedAt> recorded_at;
+};
+// A few: a loop's regions overlap, each alive while the next records (its
+// values still named), so each ends after the next begins.
+constexpr std::size_t kSpareTraces = 4;
+thread_local SpareLists t_spare[kSpareTraces];
+thread_local std::size_t t_spares = 0;
+
+// Lists longer than this go with their trace rather than stay held.
+constexpr std::size_t kMaxSpareNodes = 256;
+
+void swap_lists(Trace& trace, SpareLists& spare) {
+  trace.region.nodes.swap(spare.nodes);
+  trace.eager.swap(spare.eager);
+  trace.objects.swap(spare.objects);
+  trace.handles.swap(spare.handles);
+  trace.input_nodes.swap(spare.input_nodes);
+  trace.recorded_at.swap(spare.recorded_at);
+}
+
 void lazy_dealloc(PyObject* self) {
   auto* lazy = reinterpret_cast<LazyObject*>(self);
   --lazy->trace->handles[lazy->node];
@@ -59,6 +87,22 @@ PyTypeObject* make_lazy_type() {
 
 PyTypeObject* g_lazy_type = nullptr;
 
+Trace::Trace() {
+  if (t_spares > 0) {
+    swap_lists(*this, t_spare[--t_spares]);
+    return;
+  }
+  // Room for a small region's nodes from the start: growing each per-node
+  // list one node at a time would allocate again at the 2nd, 3rd, 5th ...
+  constexpr std::size_t kNodesAtFirst = 8;
+  region.nodes.reserve(kNodesAtFirst);
+  eager.reserve(kNodesAtFirst);
+  objects.reserve(kNodesAtFirst);
+  handles.reserve(kNodesAtFirst);
+  input_nodes.reserve(kNodesAtFirst);
+  recorded_at.reserve(kNodesAtFirst);
+}
+
 Trace::~Trace() {
   if (!holds_gil()) return;
   for (PyObject* o : error) Py_XDECREF(o);
@@ -68,6 +112,14 @@ Trace::~Trace() {
     Py_XDECREF(form.kwargs);
     for (PyObject* c : form.constants) Py_XDECREF(c);
   }
+  if (t_spares == kSpareTraces || region.nodes.capacity() > kMaxSpareNodes) return;
+  region.nodes.clear();
+  eager.clear();
+  objects.clear();
+  handles.clear();
+  input_nodes.clear();
+  recorded_at.clear();
+  swap_lists(*this, t_spare[t_spares++]);
 }
 
 Trace* trace_of(PyObject* lazy) { return reinterpret_cast<LazyObject*>(lazy)->trace.get(); }
@@ -96,14 +148,6 @@ std::shared_ptr<Trace> open_trace() {
   std::shared_ptr<Trace> trace = t_open.lock();
   if (!trace || trace->done || trace->live_handles == 0) {
     trace = std::make_shared<Trace>();
-    // Room for a small region's nodes from the start: growing each per-node
-    // list one node at a time would allocate again at the 2nd, 3rd, 5th ...
-    constexpr std::size_t kNodesAtFirst = 8;
-    trace->region.nodes.reserve(kNodesAtFirst);
-    trace->eager.reserve(kNodesAtFirst);
-    trace->objects.reserve(kNodesAtFirst);
-    trace->handles.reserve(kNodesAtFirst);
-    trace->input_nodes.reserve(kNodesAtFirst);
     t_open = trace;
   }
   return trace;

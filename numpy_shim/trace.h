@@ -27,8 +27,8 @@ struct EagerForm {
   PyObject* callable = nullptr;  // kCall (owned)
   int operator_code = 0;         // NB_* / Py_LT... / UnaryOp
   // Positional arguments: a node index, or -1 with the object in `constants`.
-  std::vector<int> arg_nodes;
-  std::vector<PyObject*> constants;  // owned, parallel to arg_nodes
+  jit::PerOperand<int> arg_nodes;
+  jit::PerOperand<PyObject*> constants;  // owned, parallel to arg_nodes
   PyObject* kwargs = nullptr;        // owned, may be null
   // A ufunc or operator called straight from the program: NumPy reports its
   // floating-point errors at the program's line, named after `ufunc_name`.
@@ -66,7 +66,10 @@ struct Trace {
   // raised again for every value of the trace asked for afterwards.
   PyObject* error[3] = {nullptr, nullptr, nullptr};
 
-  Trace() = default;
+  // A new trace takes over the per-node lists (emptied, their room kept)
+  // of one that ended on this thread, so that recording a region like one
+  // before it allocates nothing for them.
+  Trace();
   Trace(const Trace&) = delete;
   Trace& operator=(const Trace&) = delete;
   ~Trace();

@@ -306,7 +306,7 @@ int input_node(Trace& trace, const Operand& o) {
     }
   }
   // NumPy scalars are 0-D inputs whose value is read from the object.
-  const int index = trace.region.add(node);
+  const int index = trace.region.add(std::move(node));
   trace.eager.emplace_back();
   trace.objects.push_back(Py_NewRef(o.object));
   trace.handles.push_back(0);
@@ -489,7 +489,7 @@ Op compare_op(int op) {
 // ---- calls ----
 
 struct CallArgs {
-  std::vector<PyObject*> positional;  // borrowed
+  jit::PerOperand<PyObject*> positional;  // borrowed
   std::vector<std::pair<std::string, PyObject*>> keywords;
 
   PyObject* keyword(const char* name) const {
@@ -1115,7 +1115,7 @@ int constant_node(Trace& trace, double value) {
   node.is_scalar_constant = true;
   node.constant_float = value;
   node.constant_int = static_cast<std::int64_t>(value);
-  const int index = trace.region.add(node);
+  const int index = trace.region.add(std::move(node));
   trace.eager.emplace_back();
   trace.objects.push_back(nullptr);
   trace.handles.push_back(0);
@@ -1352,7 +1352,7 @@ PyObject* record_linspace(PyObject* callable, const CallArgs& call, const Locati
 // ---- views ----
 
 // A shape argument: an int, or a tuple or list of ints.
-bool parse_ints(PyObject* o, std::vector<std::int64_t>& out) {
+bool parse_ints(PyObject* o, jit::Dims& out) {
   out.clear();
   auto add = [&](PyObject* item) {
     if (!PyLong_CheckExact(item)) return false;
@@ -1379,7 +1379,7 @@ bool parse_ints(PyObject* o, std::vector<std::int64_t>& out) {
 // Axes given as an int or a sequence of ints, normalised against `rank`,
 // each once; false where NumPy would raise.
 bool parse_axis_list(PyObject* o, int rank, std::vector<int>& axes) {
-  std::vector<std::int64_t> raw;
+  jit::Dims raw;
   if (!parse_ints(o, raw)) return false;
   axes.clear();
   for (std::int64_t a : raw) {
@@ -1400,12 +1400,12 @@ bool view_shape(ViewCall view, const Shape& x, const std::vector<PyObject*>& arg
   out.clear();
   switch (view) {
     case ViewCall::kReshape: {
-      std::vector<std::int64_t> dims;
+      jit::Dims dims;
       if (args.size() == 1) {
         if (!parse_ints(args[0], dims)) return false;
       } else {
         for (PyObject* a : args) {
-          std::vector<std::int64_t> one;
+          jit::Dims one;
           if (!parse_ints(a, one) || one.size() != 1 || PyTuple_Check(a) || PyList_Check(a)) return false;
           dims.push_back(one[0]);
         }
@@ -1473,7 +1473,7 @@ bool view_shape(ViewCall view, const Shape& x, const std::vector<PyObject*>& arg
     }
     case ViewCall::kExpandDims: {
       if (args.size() != 1) return false;
-      std::vector<std::int64_t> raw;
+      jit::Dims raw;
       if (!parse_ints(args[0], raw)) return false;
       const int out_rank = rank + static_cast<int>(raw.size());
       std::vector<int> axes;
@@ -1486,7 +1486,7 @@ bool view_shape(ViewCall view, const Shape& x, const std::vector<PyObject*>& arg
       return true;
     }
     case ViewCall::kBroadcastTo: {
-      std::vector<std::int64_t> dims;
+      jit::Dims dims;
       if (args.size() != 1 || !parse_ints(args[0], dims) || dims.size() < x.size()) return false;
       const std::size_t offset = dims.size() - x.size();
       for (std::size_t d = 0; d < dims.size(); ++d) {

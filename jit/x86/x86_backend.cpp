@@ -1879,7 +1879,7 @@ class KernelBuilder {
   InlineMath math_;
   const Region& region_;  // nest_.body
   const LoopNest& nest_;
-  const std::vector<bool>& broadcast_;
+  const PerOperand<bool>& broadcast_;
   const int bits_;
   const int lanes_;
   const bool leaf_sums_;

@@ -557,7 +557,7 @@ class Runner {
 
   void run_chain_step(const ReductionChain& chain, bool compile_only, Outcome& out) {
     std::vector<LoopInput> inputs;
-    std::vector<std::vector<std::int64_t>> strides;
+    std::vector<Dims> strides;
     for (int i : chain.loop.inputs) {
       inputs.push_back(loop_input(i, chain.loop.shape));
       strides.push_back(inputs.back().strides);
