@@ -188,6 +188,26 @@ bool is_numpy_callable(PyObject* callable) {
   const Tables& t = tables();
   if (reinterpret_cast<PyObject*>(Py_TYPE(callable)) == t.ufunc_type) return true;
   if (t.callables.count(callable)) return true;
+  // Built-in types (float, int, list) and built-in functions (len, print)
+  // are called on lazy values most: their module is read where CPython keeps
+  // it (a static type's dotted name, a function's m_module), as __module__
+  // would give it, rather than through an attribute lookup at every call.
+  auto numpy_module = [](const char* name) {
+    return std::strcmp(name, "numpy") == 0 || std::strncmp(name, "numpy.", 6) == 0;
+  };
+  if (PyType_Check(callable) && !(reinterpret_cast<PyTypeObject*>(callable)->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+    const char* name = reinterpret_cast<PyTypeObject*>(callable)->tp_name;
+    const char* dot = std::strrchr(name, '.');
+    return dot && numpy_module(std::string(name, dot).c_str());
+  }
+  if (PyCFunction_Check(callable)) {
+    PyObject* module = reinterpret_cast<PyCFunctionObject*>(callable)->m_module;
+    if (module && PyUnicode_Check(module)) {
+      const char* name = PyUnicode_AsUTF8(module);
+      if (name) return numpy_module(name);
+      PyErr_Clear();
+    }
+  }
   PyObject* module = PyObject_GetAttrString(callable, "__module__");
   if (!module) {
     PyErr_Clear();
@@ -195,7 +215,7 @@ bool is_numpy_callable(PyObject* callable) {
     return false;
   }
   const char* name = PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : nullptr;
-  const bool numpy = name && (std::strcmp(name, "numpy") == 0 || std::strncmp(name, "numpy.", 6) == 0);
+  const bool numpy = name && numpy_module(name);
   Py_DECREF(module);
   PyErr_Clear();
   return numpy;

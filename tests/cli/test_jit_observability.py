@@ -145,6 +145,27 @@ def test_stats_count_regions_kernels_and_materializations(tmp_path):
         assert stats["jit.kernels_compiled"] + stats["jit.kernels_loaded"] >= 1
 
 
+def test_calls_on_lazy_values_are_told_apart_numpy_or_not(tmp_path):
+    # A lazy argument of a NumPy callable is a fallback, of any other a call:
+    # built-in types (float, list; NumPy's np.float64) and built-in functions
+    # (len, math.fabs) are told by their module, as CPython keeps it.
+    program = tmp_path / "calls.py"
+    program.write_text(
+        "import math\n"
+        "import numpy as np\n"
+        "x = np.arange(4096.0)\n"
+        "def f():\n"
+        "    print(float((x * 2.0).sum()), len(x * 3.0), math.fabs((x - 1.0).sum()), list((x * 5.0)[:3]))\n"
+        "    print(repr(np.float64((x * 4.0).sum())), np.ndim(x + 1.0))\n"
+        "f()\n")
+    out = tmp_path / "stats.json"
+    got = run([str(program)], NPY_JIT_STATS=str(out))
+    assert got.stdout == harness.run(harness.PYTHON3, [str(program)]).stdout
+    stats = json.loads(out.read_text())
+    assert stats["jit.materializations.call"] == 4
+    assert stats["jit.materializations.fallback"] == 2
+
+
 def test_stats_start_with_a_summary_paragraph():
     got = run([EAGER], NPY_JIT_STATS="1")
     summary, counters = got.stderr.split("\n\n", 1)
