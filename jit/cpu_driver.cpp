@@ -87,9 +87,9 @@ static_assert(sizeof(Vector) == kAccumulatorBytes, "accumulators lie one Vector 
 // Accumulator vectors, kAccumulatorVectors per reduction (backend.h), as
 // the kernel reads and writes them; acc[k] is reduction k's first. Integer
 // sums in 32-bit lanes (of 8- and 16-bit data) move their lanes into
-// `carried` after every span, before the lanes could overflow.
-// Those of a few reductions lie in the object itself: a small loop's run
-// makes its accumulators anew and would otherwise allocate them.
+// `carried` after every span, before the lanes could overflow. Those of up
+// to four reductions lie in the object itself, since a small loop's run
+// makes its accumulators anew.
 class Accumulators {
  public:
   Accumulators() = default;

@@ -196,9 +196,9 @@ bool is_numpy_callable(PyObject* callable) {
     return std::strcmp(name, "numpy") == 0 || std::strncmp(name, "numpy.", 6) == 0;
   };
   if (PyType_Check(callable) && !(reinterpret_cast<PyTypeObject*>(callable)->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
-    const char* name = reinterpret_cast<PyTypeObject*>(callable)->tp_name;
-    const char* dot = std::strrchr(name, '.');
-    return dot && numpy_module(std::string(name, dot).c_str());
+    // Its module is its name up to the last dot: NumPy's, or one inside
+    // NumPy, exactly where the name starts so.
+    return std::strncmp(reinterpret_cast<PyTypeObject*>(callable)->tp_name, "numpy.", 6) == 0;
   }
   if (PyCFunction_Check(callable)) {
     PyObject* module = reinterpret_cast<PyCFunctionObject*>(callable)->m_module;
