@@ -322,13 +322,14 @@ std::string nest_key(const LoopNest& nest) {
     key += "in" + std::to_string(i) + ":" + dtype_name(in.dtype) + (in.is_scalar_constant ? "c" : "") +
            (in.shape.empty() ? "0" : "") + (nest.broadcast_inner[i] ? "b" : "v");
     // Constants are run-time arguments, except a power's exponent, which
-    // decides the code (x**2 is x*x): its bits, exactly.
+    // decides the code (x**2 is x*x, an integer power squares and
+    // multiplies): its bits, exactly, as a double and as an integer.
     for (int m : nest.members) {
       const Node& n = nest.body.nodes[static_cast<std::size_t>(m)];
       if (n.op == Op::power && n.inputs[1] == static_cast<int>(i)) {
         std::uint64_t bits = 0;
         std::memcpy(&bits, &in.constant_float, sizeof bits);
-        key += "=" + std::to_string(bits);
+        key += "=" + std::to_string(bits) + "/" + std::to_string(in.constant_int);
       }
     }
     key += ";";

@@ -21,9 +21,9 @@ namespace npy::numpy_shim {
   X(matrix_product, "npython does not compile matrix products: NumPy runs them with its BLAS library", \
     "")                                                                                               \
   X(integer_power,                                                                                    \
-    "npython leaves `**` on integers to NumPy (a negative exponent raises an error, depending on "    \
-    "the data)",                                                                                      \
-    "a float array or a float exponent (`** 3.0`) is compiled, where float results suit the program") \
+    "npython leaves `**` on integers to NumPy unless the exponent is a Python int of 0 or more (a "   \
+    "negative exponent raises an error, depending on the data)",                                      \
+    "a constant exponent (`x ** 3`) or a float array is compiled")                                    \
   X(small_arrays,                                                                                     \
     "its arrays have fewer than 2048 elements: a compiled region costs more than it saves on them",   \
     "work on whole arrays at once rather than on small pieces in a Python loop")                      \

@@ -359,6 +359,18 @@ int add_node(Trace& trace, jit::Node node, EagerForm form, const Location& where
   return index;
 }
 
+// Whether the operand is a Python int of 0 or more.
+bool is_non_negative_int(const Operand& operand) {
+  if (operand.weak != Weak::kInt) return false;
+  int overflow = 0;
+  const long long value = PyLong_AsLongLongAndOverflow(operand.object, &overflow);
+  if (value == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  return overflow > 0 || (overflow == 0 && value >= 0);
+}
+
 // Adds `op` over the operands, computing the result of `form`; returns a new
 // lazy value, or nullptr without exception when not traced.
 PyObject* record_elementwise(Op op, const Operand* const* operands, int n, EagerForm form,
@@ -401,8 +413,9 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
     }
   }
   // Integers to negative powers raise, depending on the data: NumPy must
-  // see them at the line itself.
-  if (op == Op::power && !jit::is_float(compute)) {
+  // see them at the line itself. A Python int exponent of 0 or more cannot
+  // be negative anywhere.
+  if (op == Op::power && !jit::is_float(compute) && !is_non_negative_int(*operands[1])) {
     refuse(EagerReason::k_integer_power);
     return nullptr;
   }

@@ -172,6 +172,13 @@ bool is_square_power(const Region& region, const Node& node) {
   return exponent.is_scalar_constant && exponent.constant_float == 2.0;
 }
 
+// An integer power with a constant exponent (a Python int of 0 or more:
+// the tracer leaves others to NumPy), which the backend computes by
+// squaring: the product of wrapping multiplies is NumPy's in any order.
+bool is_constant_int_power(const Region& region, const Node& node) {
+  return node.op == Op::power && is_int(node.compute) && region.nodes[node.inputs[1]].is_scalar_constant;
+}
+
 // How a kernel computes a float op that NumPy computes with an algorithm of
 // its own (region_ops.h: numpy_loop).
 enum class MathRoute {
@@ -181,7 +188,9 @@ enum class MathRoute {
 };
 
 MathRoute math_route(const Region& region, const Node& node) {
-  if (!op_info(node.op).numpy_loop || is_square_power(region, node)) return MathRoute::kNone;
+  if (!op_info(node.op).numpy_loop || is_square_power(region, node) || is_constant_int_power(region, node)) {
+    return MathRoute::kNone;
+  }
   if (fast_math() && vector_function_of(node.op)) return MathRoute::kInline;
   if (node.dtype != node.compute) return MathRoute::kNone;
   return numpy_loop(node.op, node.compute) ? MathRoute::kNumpyLoop : MathRoute::kNone;
@@ -1087,14 +1096,19 @@ class KernelBuilder {
     switch (node.op) {
       case Op::add: w ? cc_.vpaddq(r, a.reg, b.reg) : cc_.vpaddd(r, a.reg, b.reg); break;
       case Op::subtract: w ? cc_.vpsubq(r, a.reg, b.reg) : cc_.vpsubd(r, a.reg, b.reg); break;
-      case Op::multiply:
-      case Op::square: {
-        const x86::Vec& y = node.op == Op::square ? a.reg : b.reg;
-        if (w) {
-          vc_.copy(r, multiply64(a.reg, y));
-        } else {
-          cc_.vpmulld(r, a.reg, y);
+      case Op::multiply: vc_.copy(r, int_product(a.reg, b.reg)); break;
+      case Op::square: vc_.copy(r, int_product(a.reg, a.reg)); break;
+      case Op::power: {
+        if (!is_constant_int_power(region_, node)) return false;
+        // Square and multiply, from the exponent's lowest bit up.
+        auto exponent = static_cast<std::uint64_t>(region_.nodes[node.inputs[1]].constant_int);
+        x86::Vec product = broadcast_int(1);
+        x86::Vec power = a.reg;
+        for (; exponent != 0; exponent >>= 1) {
+          if (exponent & 1) product = int_product(product, power);
+          if (exponent > 1) power = int_product(power, power);
         }
+        vc_.copy(r, product);
         break;
       }
       case Op::bitwise_and: vc_.bit_and(r, a.reg, b.reg); break;
@@ -1152,7 +1166,7 @@ class KernelBuilder {
     }
     // Results that may leave a narrower type's range, back in it.
     switch (node.op) {
-      case Op::add: case Op::subtract: case Op::multiply: case Op::square: case Op::negative:
+      case Op::add: case Op::subtract: case Op::multiply: case Op::square: case Op::power: case Op::negative:
       case Op::left_shift: case Op::absolute: case Op::invert:
         r = normalized(r, result_type);
         break;
@@ -1851,6 +1865,14 @@ class KernelBuilder {
     // The invalid flag, from infinity * 0 in those lanes alone.
     vc_.bit_and(invalid, bad, broadcast_constant(std::numeric_limits<double>::infinity(), DType::kFloat64));
     cc_.vmulpd(invalid, invalid, zero());
+    return r;
+  }
+
+  // Lane-wise a * b modulo the lanes' width.
+  x86::Vec int_product(const x86::Vec& a, const x86::Vec& b) {
+    if (wide()) return multiply64(a, b);
+    x86::Vec r = vc_.new_vec();
+    cc_.vpmulld(r, a, b);
     return r;
   }
 
@@ -2886,7 +2908,7 @@ class X86Compiler : public KernelCompiler {
           break;
         }
         // An integer op through NumPy's loop needs lanes of its own width.
-        const bool own_int = is_int(c) && int_op(node.op);
+        const bool own_int = is_int(c) && (int_op(node.op) || is_constant_int_power(region, node));
         if (logical) {
           if (c != DType::kBool && lane_bits(c) == 0 && !is_int(c)) return -1;
         } else if (c == DType::kBool) {

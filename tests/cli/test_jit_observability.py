@@ -21,9 +21,9 @@ def eager_line(marker):
 # The reasons and hints --explain and the fallback log give (numpy_shim/diagnostics.h).
 NOT_COMPILED = "npython does not compile this NumPy function: NumPy runs it"
 MATRIX = "npython does not compile matrix products: NumPy runs them with its BLAS library"
-INT_POWER = ("npython leaves `**` on integers to NumPy (a negative exponent raises an error, "
-             "depending on the data)")
-INT_POWER_HINT = "hint: a float array or a float exponent (`** 3.0`) is compiled, where float results suit the program"
+INT_POWER = ("npython leaves `**` on integers to NumPy unless the exponent is a Python int of 0 or more "
+             "(a negative exponent raises an error, depending on the data)")
+INT_POWER_HINT = "hint: a constant exponent (`x ** 3`) or a float array is compiled"
 DTYPE = "npython compiles bool, integer, float32 and float64 arrays, not this dtype (complex64)"
 DTYPE_HINT = "hint: use float64 or float32 arrays where the values allow"
 TOP_LEVEL_HINT = "hint: move top-level loops into a function: "
@@ -111,7 +111,7 @@ def test_fallback_log_lists_every_eager_numpy_call_with_its_line():
     expected = [
         f"np.histogram at eager_demo.py:{eager_line('the histogram line')}: {NOT_COMPILED}",
         f"`@` at eager_demo.py:{eager_line('the `@` line')}: {MATRIX}",
-        f"`**` with exponent 3 at eager_demo.py:{eager_line('the `**` line')}: {INT_POWER}",
+        f"`**` with an array of exponents at eager_demo.py:{eager_line('the `**` line')}: {INT_POWER}",
         f"`*` at eager_demo.py:{eager_line('the complex line')}: {DTYPE}",
     ]
     for entry in expected:
@@ -232,14 +232,14 @@ def test_explain_names_each_eager_operation_with_its_reason_and_ends_with_time_s
     histogram = eager_line("the histogram line")
     complex_line = eager_line("the complex line")
     expected = {
-        ("eager", "`**` with exponent 3", f"eager_demo.py:{power}", f": {INT_POWER}"): INT_POWER_HINT,
+        ("eager", "`**` with an array of exponents", f"eager_demo.py:{power}", f": {INT_POWER}"): INT_POWER_HINT,
         ("eager", "`@`", f"eager_demo.py:{matmul}", f": {MATRIX}"): None,
         ("eager", "np.histogram", f"eager_demo.py:{histogram}", f": {NOT_COMPILED}"): None,
         ("eager", "`*`", f"eager_demo.py:{complex_line}", f": {DTYPE}"): DTYPE_HINT,
         # The pending values the operations read, computed first: the
         # materialization names the operation.
         # Each region's row ends with its plan in a few words.
-        ("materialized", "operand of an operation npython does not trace (`**` with exponent 3)",
+        ("materialized", "operand of an operation npython does not trace (`**` with an array of exponents)",
          f"eager_demo.py:{power}", ": planned as 1 compiled loop"): None,
         ("materialized", "operand of an operation npython does not trace (`@`)",
          f"eager_demo.py:{matmul}", ": planned as 1 compiled loop"): None,

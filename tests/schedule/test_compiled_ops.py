@@ -214,6 +214,33 @@ NARROW_EXPRESSIONS = [
 ]
 
 
+# Integers to constant powers (Python ints of 0 or more), squared and
+# multiplied in kernels at every width, wrapping as NumPy's: no `**` is left
+# to NumPy (NPY_JIT_LOG=fallback names each operation NumPy runs).
+POWER_EXPRESSIONS = [
+    "j ** 2",
+    "(j - 3) ** 3 + j ** 0",
+    "i ** 63",
+    "u ** 12345 + (u32 ** 9 >> 3)",
+    "(j.astype(np.int32) ** 5) ^ i32",
+    "b8 ** 3 + u8 ** 7",
+    "(i16 ** 11) - (u16 ** 2)",
+    "((j ** 2) % 1000 + (i ** 2)).sum()",
+]
+
+
+@pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
+@pytest.mark.parametrize("expression", POWER_EXPRESSIONS)
+def test_integer_powers_in_kernels(tmp_path, expression, isa):
+    program = PROGRAM.replace("r = np.asarray(compute())", "r = compute()")
+    program = program.replace("EXPRESSION", expression)
+    run_compiled(tmp_path, program, isa)
+    logged = harness.run(harness.NPYTHON, [str(tmp_path / "program.py")],
+                         env_extra={"COUNTS_FILE": str(tmp_path / "counts.json"), "NPY_JIT_LOG": "fallback"})
+    assert logged.returncode == 0 and "[npython:fallback]" in logged.stderr, logged.stderr
+    assert "`**`" not in logged.stderr
+
+
 @pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
 @pytest.mark.parametrize("expression", NARROW_EXPRESSIONS)
 def test_narrow_integers_in_kernels(tmp_path, expression, isa):
