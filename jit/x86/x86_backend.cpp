@@ -2983,7 +2983,9 @@ class X86Compiler : public KernelCompiler {
       }
       default: return -1;
     }
-    if (cls == 0) return any_lanes ? kAnyClass : 64;
+    // Bools, as masks, take any lanes too: a bool op joins a group of
+    // float32 or of doubles alike, and bools alone take the narrow lanes.
+    if (cls == 0) return any_lanes || node.dtype == DType::kBool ? kAnyClass : 64;
     return cls;
   }
 
