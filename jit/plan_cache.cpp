@@ -12,8 +12,8 @@ namespace {
 
 // What a plan depends on, as numbers: every node's op, types, shape,
 // operands, axes, whether it is needed and leaves, and the exponents of
-// powers (x**2 compiles apart); for a plan of a loop per line, each node's
-// site too. Other constants are run-time values. (Regions of other lines
+// powers (x**2 compiles apart; integer exponents exactly); for a plan of a
+// loop per line, each node's site too. Other constants are run-time values. (Regions of other lines
 // with the same ops share a fused plan, and so its runs_by_line.)
 void plan_key(const Region& region, const std::vector<bool>& needed, const std::vector<bool>& leaves,
               bool loop_per_line, std::vector<std::int64_t>& key) {
@@ -31,9 +31,11 @@ void plan_key(const Region& region, const std::vector<bool>& needed, const std::
     key.insert(key.end(), n.shape.begin(), n.shape.end());
     key.insert(key.end(), n.inputs, n.inputs + 3);
     if (n.op == Op::power) {
+      const Node& exponent = region.nodes[n.inputs[1]];
       std::int64_t bits = 0;
-      std::memcpy(&bits, &region.nodes[n.inputs[1]].constant_float, sizeof bits);
+      std::memcpy(&bits, &exponent.constant_float, sizeof bits);
       key.push_back(bits);
+      key.push_back(exponent.constant_int);  // an integer power's, which a double may round
     }
     if (loop_per_line) key.push_back(n.site);
   }

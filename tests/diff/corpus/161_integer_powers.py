@@ -35,9 +35,17 @@ def powers(n):
     show(f"{n} numpy scalar exponent", j ** np.int64(3))
 
 
+def power_of(u, e):
+    return u ** e
+
+
 def main():
     for n in (1, 7, 33, 1000, 40_003):
         powers(n)
+    # Exponents one apart that one double holds: each its own kernel.
+    u = np.arange(3, 5003, dtype=np.uint64)
+    for e in (2**60 + 1, 2**60, 2**60 + 1, 2**53 + 1, 2**53):
+        show(f"uint64 to {e}", power_of(u, e))
     grid = np.arange(-50, 50).reshape(10, 10)
     show("grid rows", (grid ** 2).sum(axis=1))
     show("grid columns", (grid.T ** 3).sum(axis=0))
