@@ -360,6 +360,16 @@ Partial lanes_of(const Vector* accumulator, const LoopReduction& r, const Kernel
         p.i = s;
       }
       break;
+    case Combine::kMultiply: {  // of integers, in 64-bit lanes (kernels take no float products)
+      std::uint64_t product = 1;
+      for (int k = 0; k < lanes; ++k) {
+        std::uint64_t x;
+        std::memcpy(&x, v.bytes + 8 * k, 8);
+        product *= x;
+      }
+      p.i = static_cast<std::int64_t>(product);
+      break;
+    }
     case Combine::kMin:
     case Combine::kMax: {
       double m = lane_f(0);
@@ -406,6 +416,9 @@ Partial combine(const Partial& a, const Partial& b, const LoopReduction& r, bool
       p.ties_noted = a.ties_noted && b.ties_noted;
       p.minus_seen = a.minus_seen | b.minus_seen;
       p.plus_seen = a.plus_seen | b.plus_seen;
+      break;
+    case Combine::kMultiply:
+      p.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(a.i) * static_cast<std::uint64_t>(b.i));
       break;
     case Combine::kOr: p.b = a.b || b.b; break;
     case Combine::kAnd: p.b = a.b && b.b; break;

@@ -1723,6 +1723,13 @@ class KernelBuilder {
         w ? cc_.vpaddq(next_index, next_index, step) : cc_.vpaddd(next_index, next_index, step);
         return true;
       }
+      case Combine::kMultiply: {  // integers (fuse_class): wrapping, in 64-bit lanes
+        if (!is_int(node.dtype) || !w || !operand(node.inputs[0], node.dtype, v)) return false;
+        // Lanes outside the mask multiply by 1.
+        vc_.blend(t, broadcast_int(1), v.reg, lane_mask_bits(), bits_);
+        vc_.copy(acc, int_product(acc, t));
+        return true;
+      }
       case Combine::kOr:
         if (!operand(node.inputs[0], DType::kBool, v)) return false;
         vc_.bit_and(t, v.reg, lane_mask_);
@@ -2964,6 +2971,13 @@ class X86Compiler : public KernelCompiler {
             if (lane_bits(as) == 0 || !want(lane_bits(as)) || !operand_ok(node.inputs[0], as)) return -1;
             break;
           }
+          case Combine::kMultiply:
+            // Integer products (in the result's type, as NumPy's loop
+            // multiplies bools and narrow integers) wrap: any order gives
+            // NumPy's. Float ones take their operands one after another,
+            // as NumPy does.
+            if (!is_int(node.dtype) || !want(64) || !operand_ok(node.inputs[0], node.dtype)) return -1;
+            break;
           case Combine::kOr:
           case Combine::kAnd:
             if (!operand_ok(node.inputs[0], DType::kBool)) return -1;

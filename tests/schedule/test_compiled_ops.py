@@ -228,6 +228,27 @@ POWER_EXPRESSIONS = [
     "((j ** 2) % 1000 + (i ** 2)).sum()",
 ]
 
+# Integer products (np.prod, ndarray.prod) along the last axis, in kernels:
+# they wrap, so any order is NumPy's. Odd factors, so that no product
+# wraps to 0.
+PRODUCT_EXPRESSIONS = [
+    "(j | 1).prod()",
+    "((j | 1) * 3).prod() + (i | 1).prod()",
+    "(u | 1).prod()",
+    "np.prod(u32 | 1)",
+    "(b8 | 1).prod()",
+    "((i16 | 1) * 3).reshape(100, 200).prod(axis=1)",
+    "(j | 1).reshape(200, 100).prod(axis=-1, keepdims=True)",
+    "(x > 0).prod() + (x > -9).prod()",
+    "np.prod((j | 1)[::3])",
+]
+
+
+@pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
+@pytest.mark.parametrize("expression", PRODUCT_EXPRESSIONS)
+def test_integer_products_in_kernels(tmp_path, expression, isa):
+    run_compiled(tmp_path, PROGRAM.replace("EXPRESSION", expression), isa)
+
 
 @pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
 @pytest.mark.parametrize("expression", POWER_EXPRESSIONS)
