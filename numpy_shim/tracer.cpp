@@ -593,6 +593,8 @@ EagerForm program_call(PyObject* callable, int first_node, const CallArgs& call)
 }
 
 PyObject* record_vector_norm(double ord, PyObject* callable, const CallArgs& call, const Location& where);
+PyObject* record_norm_across(const Operand& x, DType dtype, std::uint32_t mask, bool keepdims, PyObject* callable,
+                             const CallArgs& call, const Location& where);
 
 PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const CallArgs& call,
                            const Location& where) {
@@ -648,6 +650,9 @@ PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const 
                                      : reduction_dtype(op, x.dtype);
   if (!result) return nullptr;
   if (norm && allocation_refused(x.shape, *result)) return nullptr;  // NumPy's x * x
+  if (norm && rank > 1 && !(mask & (1u << (rank - 1)))) {
+    return record_norm_across(x, *result, mask, keepdims, callable, call, where);
+  }
   std::shared_ptr<Trace> trace = open_trace();
   jit::Node node;
   node.op = op;
@@ -1259,6 +1264,30 @@ PyObject* record_vector_norm(double ord, PyObject* callable, const CallArgs& cal
   const int magnitudes = add_part(*trace, Op::absolute, x.dtype, x.shape, input, -1, 0, false, where);
   const Op reduce = ord == 1.0 ? Op::sum : (ord > 0 ? Op::max : Op::min);
   const int last = add_part(*trace, reduce, x.dtype, result, magnitudes, -1, mask, keepdims, where);
+  EagerForm form = program_call(callable, input, call);
+  form.gives_scalar = trace->eager[last].gives_scalar;
+  trace->eager[last] = std::move(form);
+  return new_lazy(trace, last);
+}
+
+// np.linalg.norm(x, axis=k) of a float array (ord 2), along an axis other
+// than the last, as NumPy computes it there: sqrt(add.reduce(x * x,
+// axis=k)), the squares added row after row in order (folds, in kernels).
+// Each step is a region op; through NumPy, the last one makes the
+// program's call. (Along the last axis a norm node of its own adds each
+// row's squares pairwise.)
+PyObject* record_norm_across(const Operand& x, DType dtype, std::uint32_t mask, bool keepdims, PyObject* callable,
+                             const CallArgs& call, const Location& where) {
+  Shape result;
+  for (int d = 0; d < static_cast<int>(x.shape.size()); ++d) {
+    const bool reduced = mask & (1u << d);
+    if (!reduced || keepdims) result.push_back(reduced ? 1 : x.shape[d]);
+  }
+  std::shared_ptr<Trace> trace = open_trace();
+  const int input = input_node(*trace, x);
+  const int squares = add_part(*trace, Op::multiply, dtype, x.shape, input, input, 0, false, where);
+  const int sum = add_part(*trace, Op::sum, dtype, result, squares, -1, mask, keepdims, where);
+  const int last = add_part(*trace, Op::sqrt, dtype, result, sum, -1, 0, false, where);
   EagerForm form = program_call(callable, input, call);
   form.gives_scalar = trace->eager[last].gives_scalar;
   trace->eager[last] = std::move(form);

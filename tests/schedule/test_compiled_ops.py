@@ -244,6 +244,23 @@ PRODUCT_EXPRESSIONS = [
 ]
 
 
+# 2-norms along an axis other than the last, as NumPy's np.linalg.norm
+# computes them there (the squares added row after row): folds in kernels.
+NORM_EXPRESSIONS = [
+    "np.linalg.norm(x.reshape(100, 200) * 2, axis=0)",
+    "np.linalg.norm(x.reshape(10, 20, 100) - 1, axis=1, keepdims=True)",
+    "x.reshape(100, 200) / np.linalg.norm(x.reshape(100, 200), axis=-2)",
+    "np.linalg.norm((x * 3).astype(np.float32).reshape(200, 100), axis=0)",
+]
+
+
+@pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
+@pytest.mark.parametrize("expression", NORM_EXPRESSIONS)
+def test_norms_across_rows_in_kernels(tmp_path, expression, isa):
+    counters = run_compiled(tmp_path, PROGRAM.replace("EXPRESSION", expression), isa)
+    assert counters.get("jit.folds", 0) >= 1
+
+
 @pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
 @pytest.mark.parametrize("expression", PRODUCT_EXPRESSIONS)
 def test_integer_products_in_kernels(tmp_path, expression, isa):
