@@ -104,6 +104,10 @@ x86::KReg VectorCode::mask_of(const Vec& v, int lane_bits) const {
 }
 
 void VectorCode::widen_mask(const Vec& r, const x86::KReg& k, int lane_bits) const {
+  if (lane_bits == 8) {
+    cc_.vpmovm2b(r, k);
+    return;
+  }
   lane_bits == 64 ? cc_.vpmovm2q(r, k) : cc_.vpmovm2d(r, k);
 }
 
@@ -119,7 +123,17 @@ void VectorCode::float_compare(const Vec& r, const Vec& a, const Vec& b, int pre
 
 void VectorCode::int_equal(const Vec& r, const Vec& a, const Vec& b, int lane_bits) const {
   if (!avx512()) {
+    if (lane_bits == 8) {
+      cc_.vpcmpeqb(r, a, b);
+      return;
+    }
     lane_bits == 64 ? cc_.vpcmpeqq(r, a, b) : cc_.vpcmpeqd(r, a, b);
+    return;
+  }
+  if (lane_bits == 8) {
+    x86::KReg k = cc_.newKq();
+    cc_.vpcmpeqb(k, a, b);
+    widen_mask(r, k, lane_bits);
     return;
   }
   x86::KReg k = cc_.newKw();
@@ -361,6 +375,12 @@ void VectorCode::store_narrow_ints(const Gp& at, const Vec& v, int lane_bits, in
 
 void VectorCode::store_bools(const Gp& at, const Vec& mask, int lane_bits) const {
   const int lanes = bits_ / lane_bits;
+  if (lane_bits == 8) {  // all-ones bytes to 1, as they lie
+    const Vec one_each = new_vec();
+    cc_.vpabsb(one_each, mask);
+    store(this->at(at), one_each);
+    return;
+  }
   if (avx512()) {
     // Each lane's top bit as 0 or 1, then its low byte stored.
     const Vec one_each = new_vec();

@@ -63,6 +63,33 @@ constexpr int kNarrowIntLanes = 32;
 
 int lane_bits_of(int fuse_class) { return fuse_class == kAnyClass ? kNarrowIntLanes : fuse_class; }
 
+// Whether the nest is bools alone: bool arrays read, combined by logical
+// and bitwise ops and compared for equality, bools written; no constants,
+// reductions or indices. Such a nest runs in byte lanes, a bool to each,
+// at 256 and 512 bits (SSE2 kernels keep 32-bit lanes).
+bool bools_alone(const LoopNest& nest, int vector_bits) {
+  if (vector_bits < 256 || nest.fuse_class != kAnyClass || !nest.reduced.empty()) return false;
+  for (int i : nest.inputs) {
+    const Node& in = nest.body.nodes[static_cast<std::size_t>(i)];
+    if (in.dtype != DType::kBool || in.is_scalar_constant) return false;
+  }
+  for (int m : nest.members) {
+    const Node& n = nest.body.nodes[static_cast<std::size_t>(m)];
+    switch (n.op) {
+      case Op::logical_and: case Op::logical_or: case Op::logical_xor: case Op::logical_not:
+      case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: case Op::invert:
+      case Op::equal: case Op::not_equal:
+        break;
+      default: return false;
+    }
+    if (n.dtype != DType::kBool || n.compute != DType::kBool) return false;
+    for (int a = 0; a < op_info(n.op).arity; ++a) {
+      if (nest.body.nodes[static_cast<std::size_t>(n.inputs[a])].dtype != DType::kBool) return false;
+    }
+  }
+  return !nest.members.empty();
+}
+
 // Lane numbers, added to a row's first index (a vector's worth is read).
 const std::int64_t kLaneNumbers64[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 const std::int32_t kLaneNumbers32[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
@@ -652,6 +679,8 @@ class KernelBuilder {
     cc_.vmovq(x, g);
     if (wide()) {
       cc_.vpbroadcastq(v, x);
+    } else if (bits_ == 8) {  // bools alone (bools_alone): 0 or all ones in every byte
+      cc_.vpbroadcastb(v, x);
     } else {
       cc_.vpbroadcastd(v, x);
     }
@@ -666,6 +695,12 @@ class KernelBuilder {
     const bool w = wide();
     // A vector's elements, which narrower types widen into lanes.
     const x86::Mem m = VectorCode::sized(p, lanes_ * itemsize(node.dtype));
+    if (bits_ == 8) {  // bools alone (bools_alone), one to a byte
+      if (node.dtype != DType::kBool) return false;
+      vc_.load(v, m);
+      out = {mask_from_int(v), Repr::kMask, node.dtype};
+      return true;
+    }
     switch (node.dtype) {
       case DType::kFloat64:
         if (!w) return false;
@@ -3003,8 +3038,11 @@ class X86Compiler : public KernelCompiler {
     return cls;
   }
 
-  int lanes(const LoopNest& nest) const override { return vector_bits_ / lane_bits_of(nest.fuse_class); }
-  int lane_bytes(const LoopNest& nest) const override { return lane_bits_of(nest.fuse_class) / 8; }
+  int lanes(const LoopNest& nest) const override { return vector_bits_ / nest_lane_bits(nest); }
+  int lane_bytes(const LoopNest& nest) const override { return nest_lane_bits(nest) / 8; }
+  int nest_lane_bits(const LoopNest& nest) const {
+    return bools_alone(nest, vector_bits_) ? 8 : lane_bits_of(nest.fuse_class);
+  }
   int chain_points(const LoopNest& nest) const override {
     const int bits = chain_lane_bits(nest);
     return bits == 0 ? 0 : ChainKernelBuilder::vectors_per_step(nest, vector_bits_) * vector_bits_ / bits;
@@ -3014,7 +3052,7 @@ class X86Compiler : public KernelCompiler {
     const bool leaf_sums = options.leaf_sums;
     if (leaf_sums && options.row_results) return nullptr;
     auto kernel = std::make_unique<X86Code<Kernel>>();
-    const int bits = lane_bits_of(nest.fuse_class);
+    const int bits = nest_lane_bits(nest);
     const bool pairs = leaf_sums && can_pair_leaves(nest);
     Label paired;
     const bool made = generate(*kernel, [&](x86::Compiler& cc, std::vector<InlineMath::CallSlot>& slots) {

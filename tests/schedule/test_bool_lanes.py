@@ -1,10 +1,11 @@
 """Bools take the lanes of the group they join: a mask computed from
 float32 values and worked on further (inverted, combined with other masks)
 is one kernel of 32-bit lanes, not a kernel of floats and another of
-doubles' lanes for the bool ops; masks alone, and masks beside 8- and
-16-bit integers, run in 32-bit lanes too. Each program prints python3's
-bits; NPY_JIT_LOG=output_code shows each step's kernel and its lanes
-(AVX2 widths: 8 lanes of 32 bits, 4 of 64)."""
+doubles' lanes for the bool ops; masks beside 8- and 16-bit integers run
+in 32-bit lanes too; bool arrays combined alone run a bool to a byte.
+Each program prints python3's bits; NPY_JIT_LOG=output_code shows each
+step's kernel and its lanes (AVX2 widths: 32 lanes of bytes, 8 of 32
+bits, 4 of 64)."""
 import re
 
 import pytest
@@ -34,13 +35,15 @@ CASES = [
     ("(x32 > 0) & ~(x32 < 1) | (x32 == 0)", 8),
     ("np.logical_xor(x32 > 0.5, x32 < -0.5)", 8),
     ("np.where(~(x32 > 0), x32, x32 * 2)", 8),
-    ("~b", 8),
-    ("b & c", 8),
-    ("b & ~c | (b ^ c)", 8),
-    ("np.logical_and(b, np.logical_not(c))", 8),
+    ("~b", 32),
+    ("b & c", 32),
+    ("b & ~c | (b ^ c)", 32),
+    ("np.logical_and(b, np.logical_not(c))", 32),
     ("(u8 > 3) & (u8 < 100) & ~b", 8),
     ("(i16 > 0) | (u8 == 7)", 8),
     ("~(x > 0) & b", 4),
+    ("b[::-1] == c", 32),
+    ("(b != c) | ~b[3:4]", 32),
 ]
 
 
