@@ -98,6 +98,11 @@ void VectorCode::set_ones(const Vec& r) const {
 }
 
 x86::KReg VectorCode::mask_of(const Vec& v, int lane_bits) const {
+  if (lane_bits == 8) {
+    x86::KReg k = cc_.newKq();
+    cc_.vpmovb2m(k, v);
+    return k;
+  }
   x86::KReg k = cc_.newKw();
   lane_bits == 64 ? cc_.vpmovq2m(k, v) : cc_.vpmovd2m(k, v);
   return k;
@@ -143,7 +148,17 @@ void VectorCode::int_equal(const Vec& r, const Vec& a, const Vec& b, int lane_bi
 
 void VectorCode::int_greater(const Vec& r, const Vec& a, const Vec& b, int lane_bits) const {
   if (!avx512()) {
+    if (lane_bits == 8) {
+      cc_.vpcmpgtb(r, a, b);
+      return;
+    }
     lane_bits == 64 ? cc_.vpcmpgtq(r, a, b) : cc_.vpcmpgtd(r, a, b);
+    return;
+  }
+  if (lane_bits == 8) {
+    x86::KReg k = cc_.newKq();
+    cc_.vpcmpgtb(k, a, b);
+    widen_mask(r, k, lane_bits);
     return;
   }
   x86::KReg k = cc_.newKw();
@@ -153,6 +168,10 @@ void VectorCode::int_greater(const Vec& r, const Vec& a, const Vec& b, int lane_
 
 void VectorCode::blend(const Vec& r, const Vec& a, const Vec& b, const Vec& mask, int lane_bits) const {
   if (!avx512()) {
+    if (lane_bits == 8) {
+      cc_.vpblendvb(r, a, b, mask);
+      return;
+    }
     lane_bits == 64 ? cc_.vblendvpd(r, a, b, mask) : cc_.vblendvps(r, a, b, mask);
     return;
   }
@@ -161,6 +180,10 @@ void VectorCode::blend(const Vec& r, const Vec& a, const Vec& b, const Vec& mask
 
 void VectorCode::blend_by_k(const Vec& r, const Vec& a, const Vec& b, const x86::KReg& k, int lane_bits) const {
   if (r.id() == b.id() && r.id() != a.id()) {
+    if (lane_bits == 8) {
+      cc_.k(k).vpblendmb(r, a, b);
+      return;
+    }
     lane_bits == 64 ? cc_.k(k).vpblendmq(r, a, b) : cc_.k(k).vpblendmd(r, a, b);
     return;
   }
@@ -168,6 +191,10 @@ void VectorCode::blend_by_k(const Vec& r, const Vec& a, const Vec& b, const x86:
   // merge-masked destination as read: vpblendm into a fresh r would read
   // it before it is written.)
   if (r.id() != a.id()) copy(r, a);
+  if (lane_bits == 8) {
+    cc_.k(k).vmovdqu8(r, b);
+    return;
+  }
   lane_bits == 64 ? cc_.k(k).vmovdqa64(r, b) : cc_.k(k).vmovdqa32(r, b);
 }
 

@@ -63,28 +63,40 @@ constexpr int kNarrowIntLanes = 32;
 
 int lane_bits_of(int fuse_class) { return fuse_class == kAnyClass ? kNarrowIntLanes : fuse_class; }
 
-// Whether the nest is bools alone: bool arrays read, combined by logical
-// and bitwise ops and compared for equality, bools written; no constants,
-// reductions or indices. Such a nest runs in byte lanes, a bool to each,
-// at 256 and 512 bits (SSE2 kernels keep 32-bit lanes).
-bool bools_alone(const LoopNest& nest, int vector_bits) {
+bool is_byte(DType t) { return t == DType::kBool || t == DType::kInt8 || t == DType::kUInt8; }
+
+// Whether the nest is bytes alone: bool, int8 and uint8 arrays read (and
+// Python ints, which fit the type they meet), combined by logical and
+// bitwise ops, wrapping adds and subtracts, comparisons, min, max and
+// where, each op on operands of its own type; bytes written; no
+// reductions, casts or indices. Such a nest runs in byte lanes, an element
+// to each, at 256 and 512 bits (SSE2 kernels keep 32-bit lanes).
+bool bytes_alone(const LoopNest& nest, int vector_bits) {
   if (vector_bits < 256 || nest.fuse_class != kAnyClass || !nest.reduced.empty()) return false;
   for (int i : nest.inputs) {
     const Node& in = nest.body.nodes[static_cast<std::size_t>(i)];
-    if (in.dtype != DType::kBool || in.is_scalar_constant) return false;
+    if (in.is_scalar_constant ? is_float(in.dtype) : !is_byte(in.dtype)) return false;
   }
   for (int m : nest.members) {
     const Node& n = nest.body.nodes[static_cast<std::size_t>(m)];
+    const bool logical = n.op == Op::logical_and || n.op == Op::logical_or || n.op == Op::logical_xor ||
+                         n.op == Op::logical_not;
     switch (n.op) {
       case Op::logical_and: case Op::logical_or: case Op::logical_xor: case Op::logical_not:
       case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: case Op::invert:
-      case Op::equal: case Op::not_equal:
+      case Op::equal: case Op::not_equal: case Op::less: case Op::less_equal: case Op::greater:
+      case Op::greater_equal: case Op::minimum: case Op::maximum: case Op::where:
+        break;
+      case Op::add: case Op::subtract:
+        if (n.compute == DType::kBool) return false;
         break;
       default: return false;
     }
-    if (n.dtype != DType::kBool || n.compute != DType::kBool) return false;
+    if (!is_byte(n.dtype) || !is_byte(n.compute)) return false;
     for (int a = 0; a < op_info(n.op).arity; ++a) {
-      if (nest.body.nodes[static_cast<std::size_t>(n.inputs[a])].dtype != DType::kBool) return false;
+      const Node& in = nest.body.nodes[static_cast<std::size_t>(n.inputs[a])];
+      const DType want = logical || (n.op == Op::where && a == 0) ? DType::kBool : n.compute;
+      if (in.is_scalar_constant ? want == DType::kBool : in.dtype != want) return false;
     }
   }
   return !nest.members.empty();
@@ -605,6 +617,10 @@ class KernelBuilder {
   }
 
   x86::Vec broadcast_int(std::int64_t value) {
+    if (bits_ == 8) {  // the low byte in each of a 32-bit lane's four
+      const auto byte = static_cast<std::uint32_t>(value & 0xff);
+      return constants_.lanes32(static_cast<std::int32_t>(byte * 0x01010101u));
+    }
     return wide() ? constants_.lanes64(value) : constants_.lanes32(static_cast<std::int32_t>(value));
   }
 
@@ -651,8 +667,15 @@ class KernelBuilder {
         cc_.vbroadcastss(v, v.xmm());
         out = {v, Repr::kFloat, DType::kFloat32};
       } else {
-        // Little-endian: an int32 lane reads the low half (the value fits).
-        wide() ? cc_.vpbroadcastq(v, x86::qword_ptr(p)) : cc_.vpbroadcastd(v, x86::dword_ptr(p));
+        // Little-endian: an int32 lane reads the low half, a byte lane the
+        // low byte (the value fits).
+        if (wide()) {
+          cc_.vpbroadcastq(v, x86::qword_ptr(p));
+        } else if (bits_ == 8) {
+          cc_.vpbroadcastb(v, x86::byte_ptr(p));
+        } else {
+          cc_.vpbroadcastd(v, x86::dword_ptr(p));
+        }
         out = {v, Repr::kInt, DType::kInt64};
         scalar_ints_.push_back(nest_.inputs[slot]);
       }
@@ -679,7 +702,7 @@ class KernelBuilder {
     cc_.vmovq(x, g);
     if (wide()) {
       cc_.vpbroadcastq(v, x);
-    } else if (bits_ == 8) {  // bools alone (bools_alone): 0 or all ones in every byte
+    } else if (bits_ == 8) {  // bytes alone (bytes_alone); a bool as 0 or all ones
       cc_.vpbroadcastb(v, x);
     } else {
       cc_.vpbroadcastd(v, x);
@@ -695,10 +718,11 @@ class KernelBuilder {
     const bool w = wide();
     // A vector's elements, which narrower types widen into lanes.
     const x86::Mem m = VectorCode::sized(p, lanes_ * itemsize(node.dtype));
-    if (bits_ == 8) {  // bools alone (bools_alone), one to a byte
-      if (node.dtype != DType::kBool) return false;
+    if (bits_ == 8) {  // bytes alone (bytes_alone), one to a lane
+      if (!is_byte(node.dtype)) return false;
       vc_.load(v, m);
-      out = {mask_from_int(v), Repr::kMask, node.dtype};
+      out = node.dtype == DType::kBool ? Value{mask_from_int(v), Repr::kMask, node.dtype}
+                                       : Value{v, Repr::kInt, node.dtype};
       return true;
     }
     switch (node.dtype) {
@@ -931,6 +955,14 @@ class KernelBuilder {
   // min/max: a compare and a blend, on sign-flipped lanes for uint64.
   x86::Vec int_min_max(const x86::Vec& a, const x86::Vec& b, bool is_min, DType t) {
     x86::Vec r = vc_.new_vec();
+    if (bits_ == 8) {
+      if (is_unsigned(t)) {
+        is_min ? cc_.vpminub(r, a, b) : cc_.vpmaxub(r, a, b);
+      } else {
+        is_min ? cc_.vpminsb(r, a, b) : cc_.vpmaxsb(r, a, b);
+      }
+      return r;
+    }
     if (!wide()) {
       if (is_unsigned(t)) {
         is_min ? cc_.vpminud(r, a, b) : cc_.vpmaxud(r, a, b);
@@ -1118,7 +1150,8 @@ class KernelBuilder {
     // Integer lanes.
     auto gt = [&](const x86::Vec& x, const x86::Vec& y) {
       if (is_unsigned(c)) {  // compared signed with their top bits flipped
-        const x86::Vec top = broadcast_int(w ? std::numeric_limits<std::int64_t>::min() : std::int64_t{1} << 31);
+        const x86::Vec top = broadcast_int(w ? std::numeric_limits<std::int64_t>::min()
+                                             : std::int64_t{1} << (bits_ - 1));
         x86::Vec fx = vc_.new_vec(), fy = vc_.new_vec();
         vc_.bit_xor(fx, x, top);
         vc_.bit_xor(fy, y, top);
@@ -1129,8 +1162,12 @@ class KernelBuilder {
       repr = Repr::kMask;
     };
     switch (node.op) {
-      case Op::add: w ? cc_.vpaddq(r, a.reg, b.reg) : cc_.vpaddd(r, a.reg, b.reg); break;
-      case Op::subtract: w ? cc_.vpsubq(r, a.reg, b.reg) : cc_.vpsubd(r, a.reg, b.reg); break;
+      case Op::add:
+        w ? cc_.vpaddq(r, a.reg, b.reg) : bits_ == 8 ? cc_.vpaddb(r, a.reg, b.reg) : cc_.vpaddd(r, a.reg, b.reg);
+        break;
+      case Op::subtract:
+        w ? cc_.vpsubq(r, a.reg, b.reg) : bits_ == 8 ? cc_.vpsubb(r, a.reg, b.reg) : cc_.vpsubd(r, a.reg, b.reg);
+        break;
       case Op::multiply: vc_.copy(r, int_product(a.reg, b.reg)); break;
       case Op::square: vc_.copy(r, int_product(a.reg, a.reg)); break;
       case Op::power: {
@@ -1796,6 +1833,10 @@ class KernelBuilder {
       x86::Vec half = vc_.new_half();
       vc_.doubles_to_floats(half, v.reg);
       vc_.store_floats(p, half);
+      return true;
+    }
+    if (bits_ == 8 && is_int(t) && v.repr == Repr::kInt) {  // bytes alone: as they lie
+      vc_.store(vc_.at(p), v.reg);
       return true;
     }
     if (is_int(t) && itemsize(t) * 8 < bits_ && v.repr == Repr::kInt) {
@@ -3041,7 +3082,7 @@ class X86Compiler : public KernelCompiler {
   int lanes(const LoopNest& nest) const override { return vector_bits_ / nest_lane_bits(nest); }
   int lane_bytes(const LoopNest& nest) const override { return nest_lane_bits(nest) / 8; }
   int nest_lane_bits(const LoopNest& nest) const {
-    return bools_alone(nest, vector_bits_) ? 8 : lane_bits_of(nest.fuse_class);
+    return bytes_alone(nest, vector_bits_) ? 8 : lane_bits_of(nest.fuse_class);
   }
   int chain_points(const LoopNest& nest) const override {
     const int bits = chain_lane_bits(nest);

@@ -2,7 +2,8 @@
 float32 values and worked on further (inverted, combined with other masks)
 is one kernel of 32-bit lanes, not a kernel of floats and another of
 doubles' lanes for the bool ops; masks beside 8- and 16-bit integers run
-in 32-bit lanes too; bool arrays combined alone run a bool to a byte.
+in 32-bit lanes too; bool, int8 and uint8 arrays combined alone (no
+casts, products or reductions) run an element to a byte.
 Each program prints python3's bits; NPY_JIT_LOG=output_code shows each
 step's kernel and its lanes (AVX2 widths: 32 lanes of bytes, 8 of 32
 bits, 4 of 64)."""
@@ -22,6 +23,7 @@ x = rng.standard_normal(n)
 b = x > 0.3
 c = x < 1.2
 u8 = rng.integers(0, 255, n, dtype=np.uint8, endpoint=True)
+i8 = rng.integers(-128, 127, n, dtype=np.int8, endpoint=True)
 i16 = rng.integers(-2**15, 2**15 - 1, n, dtype=np.int16, endpoint=True)
 def compute():
     return EXPRESSION
@@ -39,7 +41,13 @@ CASES = [
     ("b & c", 32),
     ("b & ~c | (b ^ c)", 32),
     ("np.logical_and(b, np.logical_not(c))", 32),
-    ("(u8 > 3) & (u8 < 100) & ~b", 8),
+    ("(u8 > 3) & (u8 < 100) & ~b", 32),
+    ("np.where(u8 > u8[::-1], u8 - u8[::-1], u8[::-1] - u8)", 32),
+    ("np.maximum(u8, 40) + np.uint8(7)", 32),
+    ("np.minimum(i8, i8[::-1]) - 3", 32),
+    ("np.where(i8 >= 0, i8, 0) ^ i8", 32),
+    ("u8 * np.uint8(3)", 8),
+    ("(u8 + u8).astype(np.int16)", 8),
     ("(i16 > 0) | (u8 == 7)", 8),
     ("~(x > 0) & b", 4),
     ("b[::-1] == c", 32),
