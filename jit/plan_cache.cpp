@@ -13,8 +13,9 @@ namespace {
 // What a plan depends on, as numbers: every node's op, types, shape,
 // operands, axes, whether it is needed and leaves, and the exponents of
 // powers (x**2 compiles apart; integer exponents exactly); for a plan of a
-// loop per line, each node's site too. Other constants are run-time values. (Regions of other lines
-// with the same ops share a fused plan, and so its runs_by_line.)
+// loop per line, each node's site too. Other constants are run-time
+// values. (Regions of other lines with the same ops share a fused plan,
+// and so its runs_by_line.)
 void plan_key(const Region& region, const std::vector<bool>& needed, const std::vector<bool>& leaves,
               bool loop_per_line, std::vector<std::int64_t>& key) {
   key.clear();
