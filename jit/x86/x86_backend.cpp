@@ -67,8 +67,8 @@ bool is_byte(DType t) { return t == DType::kBool || t == DType::kInt8 || t == DT
 
 // Whether the nest is bytes alone: bool, int8 and uint8 arrays read (and
 // Python ints, which fit the type they meet), combined by logical and
-// bitwise ops, wrapping adds and subtracts, comparisons, min, max and
-// where, each op on operands of its own type; bytes written; no
+// bitwise ops, wrapping adds, subtracts and multiplies, comparisons, min,
+// max and where, each op on operands of its own type; bytes written; no
 // reductions, casts or indices. Such a nest runs in byte lanes, an element
 // to each, at 256 and 512 bits (SSE2 kernels keep 32-bit lanes).
 bool bytes_alone(const LoopNest& nest, int vector_bits) {
@@ -87,7 +87,7 @@ bool bytes_alone(const LoopNest& nest, int vector_bits) {
       case Op::equal: case Op::not_equal: case Op::less: case Op::less_equal: case Op::greater:
       case Op::greater_equal: case Op::minimum: case Op::maximum: case Op::where:
         break;
-      case Op::add: case Op::subtract:
+      case Op::add: case Op::subtract: case Op::multiply: case Op::square:
         if (n.compute == DType::kBool) return false;
         break;
       default: return false;
@@ -1955,6 +1955,19 @@ class KernelBuilder {
   x86::Vec int_product(const x86::Vec& a, const x86::Vec& b) {
     if (wide()) return multiply64(a, b);
     x86::Vec r = vc_.new_vec();
+    if (bits_ == 8) {
+      // No byte multiply: 16-bit products of the even bytes and of the odd
+      // ones (shifted down), whose low bytes are the bytes' products.
+      x86::Vec odd_a = vc_.new_vec(), odd_b = vc_.new_vec();
+      cc_.vpmullw(r, a, b);
+      vc_.bit_and(r, r, constants_.lanes32(0x00ff00ff));
+      cc_.vpsrlw(odd_a, a, 8);
+      cc_.vpsrlw(odd_b, b, 8);
+      cc_.vpmullw(odd_a, odd_a, odd_b);
+      cc_.vpsllw(odd_a, odd_a, 8);
+      vc_.bit_or(r, r, odd_a);
+      return r;
+    }
     cc_.vpmulld(r, a, b);
     return r;
   }

@@ -3,7 +3,7 @@ float32 values and worked on further (inverted, combined with other masks)
 is one kernel of 32-bit lanes, not a kernel of floats and another of
 doubles' lanes for the bool ops; masks beside 8- and 16-bit integers run
 in 32-bit lanes too; bool, int8 and uint8 arrays combined alone (no
-casts, products or reductions) run an element to a byte.
+casts, powers or reductions) run an element to a byte.
 Each program prints python3's bits; NPY_JIT_LOG=output_code shows each
 step's kernel and its lanes (AVX2 widths: 32 lanes of bytes, 8 of 32
 bits, 4 of 64)."""
@@ -46,7 +46,8 @@ CASES = [
     ("np.maximum(u8, 40) + np.uint8(7)", 32),
     ("np.minimum(i8, i8[::-1]) - 3", 32),
     ("np.where(i8 >= 0, i8, 0) ^ i8", 32),
-    ("u8 * np.uint8(3)", 8),
+    ("u8 * np.uint8(3) + u8 * u8[::-1]", 32),
+    ("i8 * np.int8(-3) - np.square(i8)", 32),
     ("(u8 + u8).astype(np.int16)", 8),
     ("(i16 > 0) | (u8 == 7)", 8),
     ("~(x > 0) & b", 4),

@@ -1,9 +1,9 @@
 # uint8 and int8 arrays (with bools) worked on alone, which kernels run an
-# element to a byte: wrapping adds and subtracts, with NumPy scalars and
-# Python ints, bitwise ops and inversion, every comparison signed and
-# unsigned, min and max, where (with constants), masks of ranges, beside
-# work that takes wider lanes (products, casts, clip, negation, floor
-# division); tails, reversed and stepped operands, and an image's
+# element to a byte: wrapping adds, subtracts and multiplies, with NumPy
+# scalars and Python ints, bitwise ops and inversion, every comparison
+# signed and unsigned, min and max, where (with constants), masks of
+# ranges, beside work that takes wider lanes (casts, clip, negation, floor
+# division, powers); tails, reversed and stepped operands, and an image's
 # channels, broadcast rows and its transpose.
 import numpy as np
 
@@ -28,7 +28,8 @@ def main():
         show(f"{n} where", [np.where(b, u, v), np.where(u > v, u - v, v - u), np.where(s > 0, s, 0),
                             np.where(b, 255, u)])
         show(f"{n} range mask", (u > 3) & (u < 100) & ~b)
-        for name, r in (("clip", np.clip(u, 10, 200)), ("negative", -s), ("product", u * np.uint8(3)),
+        show(f"{n} multiply", [u * v, u * np.uint8(3), u * 7 + v, s * t, s * -3, np.square(u)])
+        for name, r in (("clip", np.clip(u, 10, 200)), ("negative", -s), ("power", s ** 3),
                         ("cast", (u + v).astype(np.int8)), ("floor division", u // 3)):
             show(f"{n} wider work: {name}", r)
         show(f"{n} reversed", u[::-1] + v)
