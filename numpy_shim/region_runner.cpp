@@ -888,8 +888,11 @@ class Runner {
     const bool float_result = jit::is_float(n.dtype) && n.dtype == n.compute && x.dtype == n.dtype;
     const bool int_sum = n.op == jit::Op::sum && !jit::is_float(x.dtype) &&
                          (n.dtype == jit::DType::kInt64 || n.dtype == jit::DType::kUInt64);
-    if ((!sum && n.op != jit::Op::norm) || form.kind == EagerForm::Kind::kPartOfCall || !(float_result || int_sum) ||
-        (!sum && !float_result)) {
+    // A sum that is a step of a NumPy function spelled out in region ops
+    // (np.linalg.norm across rows, np.std) is add.reduce there too: the
+    // backend's bits, so the steps after it need not wait for the call.
+    if ((!sum && n.op != jit::Op::norm) || (form.kind == EagerForm::Kind::kPartOfCall && !sum) ||
+        !(float_result || int_sum) || (!sum && !float_result)) {
       return 0;
     }
     const int rank = static_cast<int>(x.shape.size());

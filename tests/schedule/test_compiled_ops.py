@@ -262,12 +262,6 @@ def test_norms_across_rows_in_kernels(tmp_path, expression, isa):
 
 
 @pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
-@pytest.mark.parametrize("expression", PRODUCT_EXPRESSIONS)
-def test_integer_products_in_kernels(tmp_path, expression, isa):
-    run_compiled(tmp_path, PROGRAM.replace("EXPRESSION", expression), isa)
-
-
-@pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
 @pytest.mark.parametrize("expression", POWER_EXPRESSIONS)
 def test_integer_powers_in_kernels(tmp_path, expression, isa):
     program = PROGRAM.replace("r = np.asarray(compute())", "r = compute()")
@@ -286,7 +280,7 @@ def test_narrow_integers_in_kernels(tmp_path, expression, isa):
 
 
 @pytest.mark.parametrize("isa", [None, "avx2", "sse2"])
-@pytest.mark.parametrize("expression", WIDTH_EXPRESSIONS)
+@pytest.mark.parametrize("expression", WIDTH_EXPRESSIONS + PRODUCT_EXPRESSIONS)
 def test_operation_is_compiled_at_each_width(tmp_path, expression, isa):
     run_compiled(tmp_path, PROGRAM.replace("EXPRESSION", expression), isa)
 
