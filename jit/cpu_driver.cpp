@@ -763,7 +763,10 @@ struct Loop {
       at_packed[i] = packed[i] ? reserve(kSpan * itemsize(inputs[i].dtype)) : 0;
       at_tail_in[i] = reserve(kernel.lanes * itemsize(inputs[i].dtype));
     }
-    for (std::size_t o = 0; o < outputs.size() + ordered; ++o) at_tail_out[o] = reserve(kernel.lanes * 8);
+    for (std::size_t o = 0; o < outputs.size() + ordered; ++o) {
+      const int size = o < outputs.size() ? std::max(8, itemsize(outputs[o].dtype)) : 8;  // complex128: 16
+      at_tail_out[o] = reserve(static_cast<std::size_t>(kernel.lanes * size));
+    }
     Scratch s;
     s.storage.reset(new char[total + kAlign]);
     char* base = s.storage.get() + (kAlign - reinterpret_cast<std::uintptr_t>(s.storage.get()) % kAlign) % kAlign;
@@ -2229,6 +2232,7 @@ int run_column_sums(const char* data, const Shape& shape, const Dims& strides, i
     case DType::kUInt16: return run(std::uint16_t{}, std::uint64_t{});
     case DType::kUInt32: return run(std::uint32_t{}, std::uint64_t{});
     case DType::kUInt64: return run(std::uint64_t{}, std::uint64_t{});
+    case DType::kComplex128: return -1;  // NumPy's complex sums: its own
   }
   return -1;
 }

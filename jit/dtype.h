@@ -1,5 +1,8 @@
 // The element types a region computes with: NumPy's bool, signed and
-// unsigned integers and the two IEEE floats, described without NumPy.
+// unsigned integers and the two IEEE floats, described without NumPy; and
+// complex128, the type of values made of a real and an imaginary float64
+// part, which kernels compute as those two parts (numpy_shim's complex
+// recording) and only store as complex128.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +20,8 @@ namespace npy::jit {
   X(kUInt32, "uint32", 4)       \
   X(kUInt64, "uint64", 8)       \
   X(kFloat32, "float32", 4)     \
-  X(kFloat64, "float64", 8)
+  X(kFloat64, "float64", 8)     \
+  X(kComplex128, "complex128", 16)
 
 enum class DType : std::uint8_t {
 #define NPY_DTYPE_ENUM(id, name, size) id,
@@ -48,6 +52,7 @@ constexpr const char* dtype_name(DType t) {
 }
 
 constexpr bool is_float(DType t) { return t == DType::kFloat32 || t == DType::kFloat64; }
+constexpr bool is_complex(DType t) { return t == DType::kComplex128; }
 constexpr bool is_unsigned(DType t) { return t >= DType::kUInt8 && t <= DType::kUInt64; }
 constexpr bool is_signed_int(DType t) { return t >= DType::kInt8 && t <= DType::kInt64; }
 constexpr bool is_int(DType t) { return is_signed_int(t) || is_unsigned(t); }

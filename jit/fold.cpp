@@ -78,6 +78,7 @@ void fold_into(char* into, const char* part, std::int64_t count, DType dtype, Co
     case DType::kUInt64: return fold_as<std::uint64_t>(into, part, count, combine);
     case DType::kFloat32: return fold_as<float>(into, part, count, combine);
     case DType::kFloat64: return fold_as<double>(into, part, count, combine);
+    case DType::kComplex128: return;  // regions reduce no complex values (the tracer records none)
   }
 }
 
@@ -99,6 +100,7 @@ void fill_fold_start(char* data, std::int64_t count, DType dtype, Combine combin
     case DType::kUInt64: return fill_as<std::uint64_t>(data, count, combine);
     case DType::kFloat32: return fill_as<float>(data, count, combine);
     case DType::kFloat64: return fill_as<double>(data, count, combine);
+    case DType::kComplex128: return;  // regions reduce no complex values
   }
 }
 

@@ -67,6 +67,7 @@ std::string identity_text(Combine combine, DType dtype) {
     case DType::kUInt64: write_element<std::uint64_t>(out, bytes); break;
     case DType::kFloat32: write_element<float>(out, bytes); break;
     case DType::kFloat64: write_element<double>(out, bytes); break;
+    case DType::kComplex128: out << "none (no complex reductions)"; break;
   }
   return out.str();
 }

@@ -10,7 +10,12 @@
 // than naming reductions. The
 // tracer (numpy_shim), the region dump, the eager replay and the backends
 // all read this list; none of them spells an operation out anywhere else.
-// The name is NumPy's ufunc or function name, which is also how logs show it.
+// The name is NumPy's ufunc or function name, which is also how logs show it;
+// two ops are steps of NumPy's complex math instead, which the tracer
+// records only as parts of a NumPy call: fma and fms, a * b + c and a * b - c
+// rounded once (NumPy's SIMD complex products on CPUs with FMA; a NaN c
+// keeps its sign in both), and complex, the complex128 value of a float64
+// real and imaginary part.
 #pragma once
 
 #include <cstdint>
@@ -101,6 +106,9 @@ enum class Combine : std::uint8_t { kNone, kAdd, kMultiply, kMin, kMax, kArgMin,
   X(logical_not, kUnary, 1, true, false, kNone)   \
   X(invert, kUnary, 1, true, false, kNone)        \
   X(where, kTernary, 3, true, false, kNone)       \
+  X(fma, kTernary, 3, false, false, kNone)        \
+  X(fms, kTernary, 3, false, false, kNone)        \
+  X(complex, kBinary, 2, true, false, kNone)      \
   X(clip, kTernary, 3, false, false, kNone)       \
   X(astype, kCast, 1, false, false, kNone)        \
   X(full, kCast, 1, true, false, kNone)           \

@@ -46,7 +46,11 @@ namespace npy::numpy_shim {
     "np.errstate 'call's, 'print's or 'log's floating-point errors, or np.setbufsize changed NumPy's " \
     "buffer size: NumPy runs each operation itself",                                                  \
     "")                                                                                               \
-  X(memory, "its result might not fit in memory: NumPy raises any MemoryError at the line itself", "")
+  X(memory, "its result might not fit in memory: NumPy raises any MemoryError at the line itself", "")    \
+  X(complex_op,                                                                                       \
+    "npython compiles complex128 +, -, *, unary -, squares and np.abs, not this complex operation or " \
+    "dtype",                                                                                          \
+    "")
 
 enum class EagerReason {
 #define NPY_EAGER_REASON_ENUM(name, text, hint) k_##name,

@@ -10,8 +10,8 @@ namespace npy::numpy_shim {
 
 // Listed in jit::DType's order; int64 and uint64 are C long on the 64-bit
 // Linux npython builds for (NumPy's default integer there).
-inline constexpr int kTypeNumOf[] = {NPY_BOOL,   NPY_BYTE, NPY_SHORT, NPY_INT,   NPY_LONG, NPY_UBYTE,
-                                     NPY_USHORT, NPY_UINT, NPY_ULONG, NPY_FLOAT, NPY_DOUBLE};
+inline constexpr int kTypeNumOf[] = {NPY_BOOL,   NPY_BYTE, NPY_SHORT, NPY_INT,   NPY_LONG,  NPY_UBYTE,
+                                     NPY_USHORT, NPY_UINT, NPY_ULONG, NPY_FLOAT, NPY_DOUBLE, NPY_CDOUBLE};
 
 inline int typenum_of(jit::DType t) { return kTypeNumOf[static_cast<int>(t)]; }
 
@@ -23,8 +23,10 @@ inline char kind_of(jit::DType t) {
   return kind;
 }
 
+// The real region dtype of a type number: complex values are recorded as
+// their parts (tracer.cpp), never as operands of their own.
 inline std::optional<jit::DType> dtype_of_typenum(int type_num) {
-  for (int i = 0; i < static_cast<int>(sizeof kTypeNumOf / sizeof kTypeNumOf[0]); ++i) {
+  for (int i = 0; i <= static_cast<int>(jit::DType::kFloat64); ++i) {
     if (kTypeNumOf[i] == type_num) return static_cast<jit::DType>(i);
   }
   return std::nullopt;

@@ -786,8 +786,9 @@ class Runner {
       // Only a dead operand's memory may take the result: the other one's
       // may be a result of the region or read later, with the region's
       // reference its only one all the same.
-      value = binary_op_into_temporary(form.operator_code, trace_.objects[form.arg_nodes[0]],
-                                       trace_.objects[form.arg_nodes[1]], lhs_dead, rhs_dead);
+      // An operand that is no node (a complex recording's array) is the form's constant.
+      auto operand = [&](int k) { return form.arg_nodes[k] >= 0 ? trace_.objects[form.arg_nodes[k]] : form.constants[k]; };
+      value = binary_op_into_temporary(form.operator_code, operand(0), operand(1), lhs_dead, rhs_dead);
     } else if (form.kind == EagerForm::Kind::kUnaryOperator && is_dead_temporary(form.arg_nodes[0], at) &&
                static_cast<UnaryOperator>(form.operator_code) != UnaryOperator::kPositive) {
       const auto op = static_cast<UnaryOperator>(form.operator_code) == UnaryOperator::kNegative

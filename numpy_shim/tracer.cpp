@@ -85,6 +85,10 @@ bool classify(PyObject* o, Operand& out) {
     Trace* trace = trace_of(o);
     if (trace->done || trace != pending_trace()) return false;
     const jit::Node& node = trace->region.nodes[node_of(o)];
+    if (jit::is_complex(node.dtype)) {  // only the complex recording reads them, as their parts
+      refuse(EagerReason::k_complex_op);
+      return false;
+    }
     out.lazy = true;
     out.numpy_scalar = trace->eager[node_of(o)].gives_scalar;
     out.dtype = node.dtype;
@@ -1132,7 +1136,8 @@ int constant_node(Trace& trace, double value) {
   node.dtype = node.compute = DType::kFloat64;
   node.is_scalar_constant = true;
   node.constant_float = value;
-  node.constant_int = static_cast<std::int64_t>(value);
+  // The integer only where the double converts to one (not inf or NaN).
+  node.constant_int = std::fabs(value) < 9.2e18 ? static_cast<std::int64_t>(value) : 0;
   const int index = trace.region.add(std::move(node));
   trace.eager.emplace_back();
   trace.objects.push_back(nullptr);
@@ -1890,6 +1895,347 @@ Op power_shortcut(const Operand& base, PyObject* exponent) {
   return Op::input;
 }
 
+// complex128 values, recorded as their parts. A complex value in a region
+// is a node of op `complex` over two float64 nodes, its real and imaginary
+// parts; a complex operation is recorded as float64 steps on the parts
+// (EagerForm::kPartOfCall) that compute what NumPy's own loop computes, and
+// its complex node (or, for np.abs, its last step) makes the program's call
+// through NumPy. Kernels so compute complex work in double lanes and write
+// complex128 only where a value leaves the region. A complex128 array is
+// read as its .real and .imag views, a complex scalar as two constants, and
+// a real operand as NumPy casts it before its loop: itself as a double,
+// with an imaginary part of 0.0 (which the steps add, subtract and multiply
+// as NumPy does: -0.0 + 0.0 is 0.0).
+
+// Whether NumPy's complex products round a * b - c once, as its SIMD code
+// for CPUs with FMA does, asked of NumPy's own multiply once:
+// (1 + 2^-27 + i)(1 - 2^-27 + i) has the real part 1 - 2^-54 - 1, which
+// rounds to 0 unless the product and the difference round together.
+bool numpy_fuses_complex_products() {
+  static int fused = -1;
+  if (fused >= 0) return fused == 1;
+  npy_intp one = 1;
+  PyRef a(PyArray_SimpleNew(1, &one, NPY_CDOUBLE)), b(PyArray_SimpleNew(1, &one, NPY_CDOUBLE));
+  if (!a || !b) {
+    PyErr_Clear();
+    return false;
+  }
+  auto* x = static_cast<double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(a.get())));
+  auto* y = static_cast<double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(b.get())));
+  x[0] = 1 + std::ldexp(1.0, -27);
+  x[1] = 1;
+  y[0] = 1 - std::ldexp(1.0, -27);
+  y[1] = 1;
+  PyRef product(PyNumber_Multiply(a.get(), b.get()));
+  if (!product || !PyArray_Check(product.get())) {
+    PyErr_Clear();
+    return false;
+  }
+  fused = static_cast<const double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(product.get())))[0] != 0 ? 1 : 0;
+  return fused == 1;
+}
+
+// Whether an operand makes an operation complex: a complex lazy value, a
+// complex array or a complex scalar (of any precision: those the
+// recording does not take it refuses, rather than the real recording).
+bool is_complex_operand(PyObject* o) {
+  if (is_lazy(o)) {
+    Trace* trace = trace_of(o);
+    return !trace->done && jit::is_complex(trace->region.nodes[node_of(o)].dtype);
+  }
+  if (PyArray_Check(o)) return PyArray_ISCOMPLEX(reinterpret_cast<PyArrayObject*>(o));
+  return PyComplex_Check(o) || PyArray_IsScalar(o, ComplexFloating);
+}
+
+struct ComplexOperand {
+  enum class Kind { kArray, kLazy, kScalar, kReal };
+  Kind kind = Kind::kReal;
+  PyObject* object = nullptr;  // borrowed
+  bool weak = false;           // a Python complex (kScalar)
+  Py_complex value{0, 0};      // kScalar
+  Operand real;                // kReal: the operand as a real one
+  Shape shape;
+  npy_intp size = 1;
+};
+
+// A complex operation's operand, or false (refused) for one it does not take.
+bool classify_complex(PyObject* o, ComplexOperand& out) {
+  using Kind = ComplexOperand::Kind;
+  out.object = o;
+  if (is_lazy(o) && is_complex_operand(o)) {
+    Trace* trace = trace_of(o);
+    if (trace != pending_trace()) return false;
+    out.kind = Kind::kLazy;
+    out.shape = trace->region.nodes[node_of(o)].shape;
+    out.size = jit::element_count(out.shape);
+    return true;
+  }
+  if (PyArray_Check(o) && PyArray_ISCOMPLEX(reinterpret_cast<PyArrayObject*>(o))) {
+    auto* a = reinterpret_cast<PyArrayObject*>(o);
+    const PyArray_Descr* descr = PyArray_DESCR(a);
+    if (Py_TYPE(o) != &PyArray_Type || descr->type_num != NPY_CDOUBLE || !PyArray_ISNBO(descr->byteorder) ||
+        PyDataType_METADATA(descr)) {
+      refuse(EagerReason::k_complex_op);
+      return false;
+    }
+    out.kind = Kind::kArray;
+    out.shape.assign(PyArray_DIMS(a), PyArray_DIMS(a) + PyArray_NDIM(a));
+    out.size = PyArray_SIZE(a);
+    return true;
+  }
+  if (PyComplex_CheckExact(o) || PyArray_IsScalar(o, CDouble)) {
+    out.kind = Kind::kScalar;
+    out.weak = PyComplex_CheckExact(o);
+    out.value = PyComplex_AsCComplex(o);
+    return true;
+  }
+  if (is_complex_operand(o)) {  // complex64 or longer
+    refuse(EagerReason::k_complex_op);
+    return false;
+  }
+  out.kind = Kind::kReal;
+  if (!classify(o, out.real)) return false;
+  out.shape = out.real.shape;
+  out.size = out.real.size;
+  return true;
+}
+
+// What np.result_type takes for the operand: its dtype, or a Python number
+// itself (NEP 50's weak scalars).
+PyObject* complex_type_key(const ComplexOperand& x) {
+  if (x.kind == ComplexOperand::Kind::kReal) return dtype_key(x.real);
+  if (x.weak) return x.object;
+  static PyObject* complex128 = reinterpret_cast<PyObject*>(PyArray_DescrFromType(NPY_CDOUBLE));
+  return complex128;
+}
+
+// Whether NumPy computes the operation in complex128 (not complex64, which
+// a Python complex with float32 gives).
+bool gives_complex128(const ComplexOperand* const* xs, int n) {
+  PyObject* result_type = numpy_attr("result_type");
+  if (!result_type) return false;
+  PyRef descr(n == 1 ? PyObject_CallFunctionObjArgs(result_type, complex_type_key(*xs[0]), nullptr)
+                     : PyObject_CallFunctionObjArgs(result_type, complex_type_key(*xs[0]),
+                                                    complex_type_key(*xs[1]), nullptr));
+  if (!descr) {
+    PyErr_Clear();
+    return false;
+  }
+  return reinterpret_cast<PyArray_Descr*>(descr.get())->type_num == NPY_CDOUBLE;
+}
+
+struct ComplexParts {
+  int re = -1;
+  int im = -1;
+};
+
+// The real and imaginary parts of an operand, as nodes of the trace.
+bool complex_parts(Trace& trace, const ComplexOperand& x, const Location& where, ComplexParts& parts) {
+  using Kind = ComplexOperand::Kind;
+  switch (x.kind) {
+    case Kind::kLazy: {
+      const jit::Node& node = trace.region.nodes[node_of(x.object)];
+      parts = {node.inputs[0], node.inputs[1]};
+      return true;
+    }
+    case Kind::kScalar:
+      parts = {constant_node(trace, x.value.real), constant_node(trace, x.value.imag)};
+      return true;
+    case Kind::kArray: {
+      const char* names[2] = {"real", "imag"};
+      int nodes[2];
+      for (int k = 0; k < 2; ++k) {
+        PyRef view(PyObject_GetAttrString(x.object, names[k]));
+        Operand part;
+        if (!view || !classify(view.get(), part)) {
+          PyErr_Clear();
+          return false;
+        }
+        nodes[k] = input_node(trace, part);
+      }
+      parts = {nodes[0], nodes[1]};
+      return true;
+    }
+    case Kind::kReal: {
+      const Operand& r = x.real;
+      if (r.weak != Weak::kNone) {
+        const double v = r.weak == Weak::kFloat ? PyFloat_AS_DOUBLE(r.object)
+                         : r.weak == Weak::kBool ? (r.object == Py_True ? 1.0 : 0.0)
+                                                 : static_cast<double>(*python_int64(r.object));
+        parts.re = constant_node(trace, v);
+      } else {
+        parts.re = input_node(trace, r);
+        if (r.dtype != DType::kFloat64) {
+          parts.re = add_part(trace, Op::astype, DType::kFloat64, r.shape, parts.re, -1, 0, false, where);
+        }
+      }
+      parts.im = constant_node(trace, 0.0);
+      return true;
+    }
+  }
+  return false;
+}
+
+// A float64 (or, for comparisons, bool) step of a complex operation.
+int complex_step(Trace& trace, Op op, const Shape& shape, int a, int b, int c, const Location& where) {
+  jit::Node node;
+  node.op = op;
+  node.dtype = node.compute = DType::kFloat64;
+  const jit::OpKind kind = jit::op_info(op).kind;
+  const bool gives_bool = op == Op::equal || op == Op::not_equal || op == Op::isnan || op == Op::logical_or ||
+                          op == Op::logical_and || op == Op::logical_not;
+  if (gives_bool) node.dtype = DType::kBool;
+  if (op == Op::logical_or || op == Op::logical_and || op == Op::logical_not) node.compute = DType::kBool;
+  node.shape = shape;
+  node.inputs[0] = a;
+  node.inputs[1] = b;
+  node.inputs[2] = kind == jit::OpKind::kTernary ? c : -1;
+  EagerForm part;
+  part.kind = EagerForm::Kind::kPartOfCall;
+  return add_node(trace, std::move(node), std::move(part), where);
+}
+
+// The steps of NumPy's product of two complex values: its SIMD code's
+// (re = a.re * b.re - a.im * b.im and im = a.re * b.im + a.im * b.re, the
+// second products rounded first, each first product and sum rounded once
+// where NumPy's are), or its scalar code's (each product rounded). The
+// operands are in the order of NumPy's machine code for whole vectors, which
+// decides which NaN is the result where a step has one NaN operand among
+// others that are not (b's part first in the second products). Where a step
+// has several NaN operands, NumPy's own result's sign depends on where in
+// its loop the element falls (its two unrolled vectors and the tail are
+// compiled with other operand orders); kernels keep one order.
+ComplexParts complex_product(Trace& trace, const Shape& shape, ComplexParts a, ComplexParts b,
+                             const Location& where) {
+  auto step = [&](Op op, int x, int y, int z = -1) { return complex_step(trace, op, shape, x, y, z, where); };
+  if (numpy_fuses_complex_products()) {
+    const int re = step(Op::fms, a.re, b.re, step(Op::multiply, b.im, a.im));
+    const int im = step(Op::fma, a.re, b.im, step(Op::multiply, b.re, a.im));
+    return {re, im};
+  }
+  const int re = step(Op::subtract, step(Op::multiply, a.re, b.re), step(Op::multiply, a.im, b.im));
+  const int im = step(Op::add, step(Op::multiply, a.re, b.im), step(Op::multiply, a.im, b.re));
+  return {re, im};
+}
+
+// |z| as NumPy's SIMD loop computes it (loops_unary_complex): with
+// x = |re| and y = |im|, inf where either is inf, else NaN where re is NaN,
+// else y where im is NaN, else max * sqrt(1 + (min / max)^2) (0 where max
+// is 0; the square and the 1 added in one rounding where NumPy's are).
+// Steps that NumPy does not take are given operands that raise no flags:
+// NumPy clears them after this loop.
+int complex_magnitude(Trace& trace, const Shape& shape, ComplexParts z, const Location& where) {
+  auto step = [&](Op op, int x, int y = -1, int w = -1) { return complex_step(trace, op, shape, x, y, w, where); };
+  auto constant = [&](double v) { return constant_node(trace, v); };
+  const double inf = std::numeric_limits<double>::infinity();
+  const int x = step(Op::absolute, z.re), y = step(Op::absolute, z.im);
+  const int infinite = step(Op::logical_or, step(Op::equal, x, constant(inf)), step(Op::equal, y, constant(inf)));
+  const int larger = step(Op::maximum, x, y), smaller = step(Op::minimum, x, y);
+  const int divides = step(Op::logical_and, step(Op::not_equal, larger, constant(0.0)), step(Op::logical_not, infinite));
+  const int ratio = step(Op::where, divides, step(Op::divide, smaller, step(Op::where, divides, larger, constant(1.0))),
+                         constant(0.0));
+  const int one_plus = numpy_fuses_complex_products() ? step(Op::fma, ratio, ratio, constant(1.0))
+                                                      : step(Op::add, step(Op::multiply, ratio, ratio), constant(1.0));
+  const int scaled = step(Op::multiply, step(Op::sqrt, one_plus), larger);
+  const int finite = step(Op::where, step(Op::isnan, z.re), constant(std::numeric_limits<double>::quiet_NaN()),
+                          step(Op::where, step(Op::isnan, z.im), y, scaled));
+  return step(Op::where, infinite, constant(inf), finite);
+}
+
+// Records a complex operation: `op` (add, subtract, multiply, square,
+// negative, positive, absolute) over the operands, computing the result of
+// `form`, which also passes `last_argument` (z ** 2's exponent) where there
+// is one. nullptr without exception when not recorded.
+PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form, const Location& where,
+                         PyObject* last_argument = nullptr) {
+  ComplexOperand xs[2];
+  const ComplexOperand* ops[2] = {&xs[0], &xs[1]};
+  bool worth = false;
+  for (int i = 0; i < n; ++i) {
+    if (!classify_complex(objects[i], xs[i])) return nullptr;
+    const bool array = xs[i].kind == ComplexOperand::Kind::kArray ||
+                       (xs[i].kind == ComplexOperand::Kind::kReal && xs[i].real.weak == Weak::kNone &&
+                        !xs[i].real.numpy_scalar);
+    const bool lazy = xs[i].kind == ComplexOperand::Kind::kLazy ||
+                      (xs[i].kind == ComplexOperand::Kind::kReal && xs[i].real.lazy);
+    worth = worth || lazy || (array && xs[i].size >= kMinTracedElements);
+  }
+  if (running_trace() || !worth) {
+    refuse(EagerReason::k_small_arrays);
+    return nullptr;
+  }
+  if (!state_allows_tracing() || !gives_complex128(ops, n)) {
+    refuse(EagerReason::k_complex_op);
+    return nullptr;
+  }
+  Operand shapes[2];
+  const Operand* shape_ops[2] = {&shapes[0], &shapes[1]};
+  for (int i = 0; i < n; ++i) shapes[i].shape = xs[i].shape;
+  Shape shape;
+  if (!broadcast(shape_ops, n, shape)) return nullptr;
+  if (allocation_refused(shape, DType::kComplex128)) return nullptr;
+  std::shared_ptr<Trace> trace = open_trace();
+  if (trace->region.nodes.size() + 32 > kMaxRegionNodes) {
+    if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
+    return nullptr;
+  }
+  ComplexParts parts[2];
+  for (int i = 0; i < n; ++i) {
+    if (!complex_parts(*trace, xs[i], where, parts[i])) return nullptr;
+  }
+  auto step = [&](Op o, int x, int y = -1) { return complex_step(*trace, o, shape, x, y, -1, where); };
+  const ComplexParts& a = parts[0];
+  const ComplexParts& b = parts[1];
+  int last = -1;
+  ComplexParts result;
+  switch (op) {
+    case Op::add:
+    case Op::subtract: result = {step(op, a.re, b.re), step(op, a.im, b.im)}; break;
+    case Op::multiply: result = complex_product(*trace, shape, a, b, where); break;
+    case Op::square: result = complex_product(*trace, shape, a, a, where); break;
+    case Op::negative: result = {step(Op::negative, a.re), step(Op::negative, a.im)}; break;
+    case Op::positive: result = a; break;
+    case Op::absolute: last = complex_magnitude(*trace, shape, a, where); break;
+    default: return nullptr;
+  }
+  if (last < 0) {
+    jit::Node value;
+    value.op = Op::complex;
+    value.dtype = DType::kComplex128;
+    value.compute = DType::kFloat64;
+    value.shape = shape;
+    value.inputs[0] = result.re;
+    value.inputs[1] = result.im;
+    last = add_node(*trace, std::move(value), EagerForm{}, where);
+  }
+  // The last node is the program's call, on the operands themselves.
+  for (int i = 0; i < n; ++i) {
+    const bool lazy = xs[i].kind == ComplexOperand::Kind::kLazy ||
+                      (xs[i].kind == ComplexOperand::Kind::kReal && xs[i].real.lazy);
+    form.arg_nodes.push_back(lazy ? node_of(objects[i]) : -1);
+    form.constants.push_back(lazy ? nullptr : Py_NewRef(objects[i]));
+  }
+  if (last_argument) {
+    form.arg_nodes.push_back(-1);
+    form.constants.push_back(Py_NewRef(last_argument));
+  }
+  form.gives_scalar = trace->eager[last].gives_scalar;
+  trace->eager[last] = std::move(form);
+  return new_lazy(trace, last);
+}
+
+// A complex operation through an operator or a ufunc call: the form that
+// computes it through NumPy.
+EagerForm complex_form(EagerForm::Kind kind, int operator_code, PyObject* callable, Op op) {
+  EagerForm form;
+  form.kind = kind;
+  form.operator_code = operator_code;
+  form.callable = callable ? Py_NewRef(callable) : nullptr;
+  form.reports_at_call_site = true;
+  form.ufunc_name = jit::op_info(op).name;
+  return form;
+}
+
 // The recording halves of the trace_* entry points, kept out of line so
 // that an operation on small arrays, answered by may_trace alone, pays for
 // none of their set-up.
@@ -1901,6 +2247,20 @@ Op power_shortcut(const Operand& base, PyObject* exponent) {
     return nullptr;
   }
   const bool in_place = nb_op >= NB_INPLACE_ADD;
+  if (is_complex_operand(lhs) || is_complex_operand(rhs)) {
+    // z ** 2 is NumPy's square (its scalar power shortcut); in-place
+    // operators write the program's array.
+    const bool squares = op == Op::power && PyLong_CheckExact(rhs) && PyLong_AsLong(rhs) == 2;
+    if (in_place || (op != Op::add && op != Op::subtract && op != Op::multiply && !squares)) {
+      PyErr_Clear();
+      refuse(EagerReason::k_complex_op);
+      return nullptr;
+    }
+    PyObject* operands[2] = {lhs, rhs};
+    return record_complex(squares ? Op::square : op, operands, squares ? 1 : 2,
+                          complex_form(EagerForm::Kind::kBinaryOperator, nb_op, nullptr, squares ? Op::square : op),
+                          where, squares ? rhs : nullptr);
+  }
   Operand a, b;
   if (!classify(lhs, a) || !classify(rhs, b)) return nullptr;
   if (a.weak != Weak::kNone && b.weak != Weak::kNone) return nullptr;
@@ -1947,6 +2307,12 @@ Op power_shortcut(const Operand& base, PyObject* exponent) {
 
 [[gnu::noinline]] PyObject* record_unary_operator(UnaryOperator which, PyObject* operand,
                                                   const Location& where) {
+  if (is_complex_operand(operand)) {
+    if (which == UnaryOperator::kInvert) return nullptr;  // NumPy's TypeError
+    const Op op = which == UnaryOperator::kNegative ? Op::negative : Op::positive;
+    return record_complex(op, &operand, 1,
+                          complex_form(EagerForm::Kind::kUnaryOperator, static_cast<int>(which), nullptr, op), where);
+  }
   Operand a;
   if (!classify(operand, a) || a.weak != Weak::kNone) return nullptr;
   const Op op = which == UnaryOperator::kNegative   ? Op::negative
@@ -1983,6 +2349,15 @@ Op power_shortcut(const Operand& base, PyObject* exponent) {
     case CallForm::kUfunc: {
       const int arity = jit::op_info(entry.op).arity;
       if (nargs != arity || nkw != 0) return nullptr;
+      if (std::any_of(args, args + nargs, is_complex_operand)) {
+        const Op op = entry.op;
+        if (op != Op::add && op != Op::subtract && op != Op::multiply && op != Op::square && op != Op::negative &&
+            op != Op::positive && op != Op::absolute) {
+          refuse(EagerReason::k_complex_op);
+          return nullptr;
+        }
+        return record_complex(op, args, arity, complex_form(EagerForm::Kind::kCall, 0, callable, op), where);
+      }
       Operand operands[2];
       const Operand* ops[2] = {&operands[0], &operands[1]};
       int weak = 0;

@@ -340,6 +340,29 @@ void VectorCode::store_floats(const Gp& at, const Vec& half) const {
   }
 }
 
+void VectorCode::store_interleaved(const Gp& at, const Vec& re, const Vec& im) const {
+  // Pairs (re[k], im[k]) of even k in `low`, of odd k in `high`, each in its 128 bits.
+  const Vec low = new_vec(), high = new_vec();
+  cc_.vunpcklpd(low, re, im);
+  cc_.vunpckhpd(high, re, im);
+  if (avx512()) {
+    // 128-bit blocks: low's 0 1 with high's 0 1, then ordered low 0, high 0, low 1, high 1; same for 2 3.
+    const Vec first = new_vec(), second = new_vec();
+    cc_.vshuff64x2(first, low, high, 0x44);
+    cc_.vshuff64x2(first, first, first, 0xD8);
+    cc_.vshuff64x2(second, low, high, 0xEE);
+    cc_.vshuff64x2(second, second, second, 0xD8);
+    cc_.vmovupd(x86::zmmword_ptr(at), first);
+    cc_.vmovupd(x86::zmmword_ptr(at, 64), second);
+    return;
+  }
+  const Vec first = new_vec(), second = new_vec();
+  cc_.vperm2f128(first.ymm(), low.ymm(), high.ymm(), 0x20);
+  cc_.vperm2f128(second.ymm(), low.ymm(), high.ymm(), 0x31);
+  cc_.vmovupd(x86::ymmword_ptr(at), first.ymm());
+  cc_.vmovupd(x86::ymmword_ptr(at, 32), second.ymm());
+}
+
 void VectorCode::store_narrow_ints(const Gp& at, const Vec& v, int lane_bits, int item_bytes) const {
   const int lanes = bits_ / lane_bits;
   const x86::Mem out = sized(at, lanes * item_bytes);

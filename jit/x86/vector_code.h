@@ -111,6 +111,10 @@ class VectorCode {
   // sign- or zero-extended: lanes x item_bytes bytes.
   void store_narrow_ints(const Gp& at, const Vec& v, int lane_bits, int item_bytes) const;
 
+  // Stores the double lanes of `re` and `im` interleaved, re[0] im[0] re[1]
+  // im[1] ...: complex128 values (two vectors' bytes; 256 and 512 bits).
+  void store_interleaved(const Gp& at, const Vec& re, const Vec& im) const;
+
   // The top bit of each lane of `mask` into `r`, lane i's at bit i.
   void top_bits(const Gp& r, const Vec& mask, int lane_bits) const;
 

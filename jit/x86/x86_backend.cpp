@@ -145,7 +145,7 @@ bool float_op(Op op) {
     case Op::reciprocal: case Op::sqrt: case Op::floor: case Op::ceil: case Op::trunc: case Op::rint:
     case Op::equal: case Op::not_equal: case Op::less: case Op::less_equal: case Op::greater:
     case Op::greater_equal: case Op::isnan: case Op::isinf: case Op::isfinite: case Op::where:
-    case Op::power: case Op::clip:
+    case Op::power: case Op::clip: case Op::fma: case Op::fms:
       return true;
     default: return false;
   }
@@ -697,6 +697,7 @@ class KernelBuilder {
       case DType::kUInt32: cc_.mov(g.r32(), x86::dword_ptr(p)); break;
       case DType::kInt64:
       case DType::kUInt64: cc_.mov(g, x86::qword_ptr(p)); break;
+      case DType::kComplex128: return false;  // kernels read complex values as their parts
     }
     x86::Xmm x = v.xmm();
     cc_.vmovq(x, g);
@@ -754,6 +755,7 @@ class KernelBuilder {
       case DType::kInt8: w ? cc_.vpmovsxbq(v, m) : cc_.vpmovsxbd(v, m); break;
       case DType::kUInt8:
       case DType::kBool: w ? cc_.vpmovzxbq(v, m) : cc_.vpmovzxbd(v, m); break;
+      case DType::kComplex128: return false;  // read as their parts
     }
     if (node.dtype == DType::kBool) {
       out = {mask_from_int(v), Repr::kMask, node.dtype};
@@ -1004,6 +1006,7 @@ class KernelBuilder {
     const OpKind kind = op_info(node.op).kind;
     if (kind == OpKind::kReduce) return emit_reduction(index);
     if (kind == OpKind::kIndex) return emit_arange(index);
+    if (node.op == Op::complex) return true;  // no lanes of its own: store_output writes its parts
     const DType c = node.compute;
     Value a, b, cond, c3;
     const int arity = op_info(node.op).arity;
@@ -1089,6 +1092,16 @@ class KernelBuilder {
         case Op::subtract: w ? cc_.vsubpd(r, a.reg, b.reg) : cc_.vsubps(r, a.reg, b.reg); break;
         case Op::multiply: w ? cc_.vmulpd(r, a.reg, b.reg) : cc_.vmulps(r, a.reg, b.reg); break;
         case Op::divide: w ? cc_.vdivpd(r, a.reg, b.reg) : cc_.vdivps(r, a.reg, b.reg); break;
+        // r = a * b + c (or - c) in the 231 form, whose operands' order (a, b, c) is the
+        // one in which a NaN among them is the result, as in NumPy's intrinsics.
+        case Op::fma:
+          cc_.vmovapd(r, c3.reg);
+          w ? cc_.vfmadd231pd(r, a.reg, b.reg) : cc_.vfmadd231ps(r, a.reg, b.reg);
+          break;
+        case Op::fms:
+          cc_.vmovapd(r, c3.reg);
+          w ? cc_.vfmsub231pd(r, a.reg, b.reg) : cc_.vfmsub231ps(r, a.reg, b.reg);
+          break;
         case Op::square:
         case Op::power:  // only x**2 (is_square_power)
           w ? cc_.vmulpd(r, a.reg, a.reg) : cc_.vmulps(r, a.reg, a.reg);
@@ -1819,10 +1832,19 @@ class KernelBuilder {
 
   bool store_output(std::size_t o) {
     const int node = nest_.outputs[o];
-    Value v;
-    if (!value_of(node, v)) return false;
     const x86::Gp& p = pointers_[nest_.inputs.size() + o];
     const DType t = region_.nodes[node].dtype;
+    if (t == DType::kComplex128) {  // its parts' lanes, interleaved as NumPy lays complex values out
+      Value re, im;
+      if (!wide() || !operand(region_.nodes[node].inputs[0], DType::kFloat64, re) ||
+          !operand(region_.nodes[node].inputs[1], DType::kFloat64, im)) {
+        return false;
+      }
+      vc_.store_interleaved(p, re.reg, im.reg);
+      return true;
+    }
+    Value v;
+    if (!value_of(node, v)) return false;
     if (t == DType::kBool) {
       if (v.repr != Repr::kMask) return false;
       vc_.store_bools(p, v.reg, bits_);
@@ -2974,6 +2996,13 @@ class X86Compiler : public KernelCompiler {
       case OpKind::kTernary:
       case OpKind::kCast: {
         const DType c = node.compute;
+        if (node.op == Op::complex) {  // stored from its parts' doubles, interleaved (store_output)
+          if (vector_bits_ < 256 || !want(64)) return -1;
+          if (!operand_ok(node.inputs[0], DType::kFloat64) || !operand_ok(node.inputs[1], DType::kFloat64)) return -1;
+          break;
+        }
+        // One rounding: the 256- and 512-bit kernels' FMA (host.cpp), not SSE2's.
+        if ((node.op == Op::fma || node.op == Op::fms) && vector_bits_ < 256) return -1;
         const bool logical = node.op == Op::logical_and || node.op == Op::logical_or ||
                              node.op == Op::logical_xor || node.op == Op::logical_not;
         if (info.kind == OpKind::kCast) {

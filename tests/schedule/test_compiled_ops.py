@@ -32,6 +32,9 @@ u8 = rng.integers(0, 255, n, dtype=np.uint8, endpoint=True)
 i16 = rng.integers(-2**15, 2**15 - 1, n, dtype=np.int16, endpoint=True)
 u16 = rng.integers(0, 2**16 - 1, n, dtype=np.uint16, endpoint=True)
 i32 = rng.integers(-2**31, 2**31 - 1, n, dtype=np.int32, endpoint=True)
+z = rng.standard_normal(n) + 1j * rng.standard_normal(n)
+w = rng.standard_normal(n) - 2j * rng.standard_normal(n)
+z2, w2 = z.reshape(100, 200), w.reshape(200, 100)
 def compute():
     return EXPRESSION
 before = npython.stats() if npython else {}
@@ -242,6 +245,40 @@ PRODUCT_EXPRESSIONS = [
     "(x > 0).prod() + (x > -9).prod()",
     "np.prod((j | 1)[::3])",
 ]
+
+
+# complex128 work as real and imaginary parts in kernels of doubles (AVX2
+# and AVX-512: NumPy's products round as FMA does), stored as complex128
+# where it leaves the region, or read as floats (np.abs).
+COMPLEX_EXPRESSIONS = [
+    "z * w + z",
+    "z ** 2 - np.square(w) * 2.5",
+    "-(z - w) * (3 - 1j)",
+    "np.abs(z * w) > 1",
+    "np.abs(z - x) * y",
+    "x * 1j + j",
+    "(z * i32) + (x > 0)",
+    "z2.T * w2 + 1",
+    "z[::3] * w[1::3]",
+    "np.multiply(z, np.complex128(0.5 + 2j)) + np.add(z, w)",
+]
+
+
+@pytest.mark.parametrize("isa", [None, "avx2"])
+@pytest.mark.parametrize("expression", COMPLEX_EXPRESSIONS)
+def test_complex_values_in_kernels(tmp_path, expression, isa):
+    program = PROGRAM.replace("EXPRESSION", expression)
+    run_compiled(tmp_path, program, isa)
+    # No operation of the expression's line ran eagerly (outside any region).
+    line = program.splitlines().index("    return " + expression) + 1
+    env = {"COUNTS_FILE": str(tmp_path / "counts.json"), "NPY_JIT_LOG": "fallback"}
+    if isa:
+        env["NPY_VECTOR_ISA"] = isa
+    logged = harness.run(harness.NPYTHON, [str(tmp_path / "program.py")], env_extra=env)
+    assert logged.returncode == 0 and "[npython:fallback]" in logged.stderr, logged.stderr
+    eager = [entry for entry in logged.stderr.splitlines()
+             if entry.startswith("[npython:fallback]") and f" at program.py:{line}:" in entry]
+    assert not eager, eager
 
 
 # 2-norms along an axis other than the last, as NumPy's np.linalg.norm
