@@ -28,7 +28,7 @@ namespace npy::numpy_shim {
     "its arrays have fewer than 2048 elements: a compiled region costs more than it saves on them",   \
     "work on whole arrays at once rather than on small pieces in a Python loop")                      \
   X(unsupported_dtype,                                                                                \
-    "npython compiles bool, integer, float32 and float64 arrays, not this dtype",                      \
+    "npython compiles bool, integer, float32, float64 and complex128 arrays, not this dtype",          \
     "use float64 or float32 arrays where the values allow")                                           \
   X(operand_kind,                                                                                     \
     "an operand is not an ndarray, NumPy scalar or Python number that npython compiles with (a list, " \

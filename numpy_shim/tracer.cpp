@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "jit/host.h"
 #include "jit/warm_up.h"
 #include "numpy_shim/default_float.h"
 #include "numpy_shim/diagnostics.h"
@@ -1973,9 +1974,12 @@ bool classify_complex(PyObject* o, ComplexOperand& out) {
   if (PyArray_Check(o) && PyArray_ISCOMPLEX(reinterpret_cast<PyArrayObject*>(o))) {
     auto* a = reinterpret_cast<PyArrayObject*>(o);
     const PyArray_Descr* descr = PyArray_DESCR(a);
-    if (Py_TYPE(o) != &PyArray_Type || descr->type_num != NPY_CDOUBLE || !PyArray_ISNBO(descr->byteorder) ||
-        PyDataType_METADATA(descr)) {
-      refuse(EagerReason::k_complex_op);
+    if (Py_TYPE(o) != &PyArray_Type) {
+      refuse(EagerReason::k_operand_kind);
+      return false;
+    }
+    if (descr->type_num != NPY_CDOUBLE || !PyArray_ISNBO(descr->byteorder) || PyDataType_METADATA(descr)) {
+      refuse_dtype(PyArray_DESCR(a));
       return false;
     }
     out.kind = Kind::kArray;
@@ -1989,8 +1993,12 @@ bool classify_complex(PyObject* o, ComplexOperand& out) {
     out.value = PyComplex_AsCComplex(o);
     return true;
   }
-  if (is_complex_operand(o)) {  // complex64 or longer
-    refuse(EagerReason::k_complex_op);
+  if (is_complex_operand(o)) {  // a complex64 or clongdouble scalar
+    if (PyArray_Descr* descr = PyArray_DescrFromScalar(o)) {
+      refuse_dtype(descr);
+      Py_DECREF(descr);
+    }
+    PyErr_Clear();
     return false;
   }
   out.kind = Kind::kReal;
@@ -2142,6 +2150,31 @@ int complex_magnitude(Trace& trace, const Shape& shape, ComplexParts z, const Lo
   return step(Op::where, infinite, constant(inf), finite);
 }
 
+// A complex operation through an operator or a ufunc call: the form that
+// computes it through NumPy.
+EagerForm complex_form(EagerForm::Kind kind, int operator_code, PyObject* callable, Op op) {
+  EagerForm form;
+  form.kind = kind;
+  form.operator_code = operator_code;
+  form.callable = callable ? Py_NewRef(callable) : nullptr;
+  form.reports_at_call_site = true;
+  form.ufunc_name = jit::op_info(op).name;
+  return form;
+}
+
+// Whether python3's NumPy would compute `other op x` into x's memory, as
+// `x op= other` (its temporary elision): x a complex128 temporary only the
+// interpreter's stack holds, of 256 KiB or more, the shape of the result.
+bool numpy_would_elide(PyObject* o, const ComplexOperand& x, const Shape& result) {
+  using Kind = ComplexOperand::Kind;
+  if ((x.kind != Kind::kLazy && x.kind != Kind::kArray) || Py_REFCNT(o) != 1 || x.shape != result) return false;
+  if (x.size * 16 < 256 * 1024) return false;
+  if (x.kind == Kind::kLazy) return true;
+  auto* a = reinterpret_cast<PyArrayObject*>(o);
+  return PyArray_CHKFLAGS(a, NPY_ARRAY_OWNDATA) && PyArray_ISWRITEABLE(a) &&
+         !PyArray_CHKFLAGS(a, NPY_ARRAY_WRITEBACKIFCOPY);
+}
+
 // Records a complex operation: `op` (add, subtract, multiply, square,
 // negative, positive, absolute) over the operands, computing the result of
 // `form`, which also passes `last_argument` (z ** 2's exponent) where there
@@ -2168,12 +2201,26 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     refuse(EagerReason::k_complex_op);
     return nullptr;
   }
+  // Products and magnitudes NumPy rounds as FMA does need kernels that have
+  // it, not SSE2's (NPY_VECTOR_ISA=sse2 on a CPU with FMA): NumPy computes
+  // complex work there, sums too, so that its chains elide their
+  // temporaries as under python3 rather than alternate with regions.
+  if (numpy_fuses_complex_products() && jit::host_vector_isa() == jit::VectorIsa::kSse2) {
+    refuse(EagerReason::k_complex_op);
+    return nullptr;
+  }
   Operand shapes[2];
   const Operand* shape_ops[2] = {&shapes[0], &shapes[1]};
   for (int i = 0; i < n; ++i) shapes[i].shape = xs[i].shape;
   Shape shape;
   if (!broadcast(shape_ops, n, shape)) return nullptr;
   if (allocation_refused(shape, DType::kComplex128)) return nullptr;
+  // `lhs + rhs` and `lhs * rhs` with rhs a temporary NumPy elides and lhs
+  // not are NumPy's `rhs += lhs`, `rhs *= lhs`: their operands the other way
+  // round (a product's roundings, the NaN a sum keeps). Asked before the
+  // parts' views hold references to the arrays.
+  const bool swapped = form.kind == EagerForm::Kind::kBinaryOperator && (op == Op::add || op == Op::multiply) &&
+                       numpy_would_elide(objects[1], xs[1], shape) && !numpy_would_elide(objects[0], xs[0], shape);
   std::shared_ptr<Trace> trace = open_trace();
   if (trace->region.nodes.size() + 32 > kMaxRegionNodes) {
     if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
@@ -2184,8 +2231,8 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     if (!complex_parts(*trace, xs[i], where, parts[i])) return nullptr;
   }
   auto step = [&](Op o, int x, int y = -1) { return complex_step(*trace, o, shape, x, y, -1, where); };
-  const ComplexParts& a = parts[0];
-  const ComplexParts& b = parts[1];
+  const ComplexParts& a = parts[swapped ? 1 : 0];
+  const ComplexParts& b = parts[swapped ? 0 : 1];
   int last = -1;
   ComplexParts result;
   switch (op) {
@@ -2208,8 +2255,12 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     value.inputs[1] = result.im;
     last = add_node(*trace, std::move(value), EagerForm{}, where);
   }
-  // The last node is the program's call, on the operands themselves.
-  for (int i = 0; i < n; ++i) {
+  // The last node is the program's call, on the operands themselves; the
+  // ufunc on them the other way round where NumPy would have elided (the
+  // runner's eager operators elide only nodes of the region).
+  if (swapped) form = complex_form(EagerForm::Kind::kCall, 0, ufunc_of(op), op);
+  for (int k = 0; k < n; ++k) {
+    const int i = swapped ? n - 1 - k : k;
     const bool lazy = xs[i].kind == ComplexOperand::Kind::kLazy ||
                       (xs[i].kind == ComplexOperand::Kind::kReal && xs[i].real.lazy);
     form.arg_nodes.push_back(lazy ? node_of(objects[i]) : -1);
@@ -2224,17 +2275,6 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
   return new_lazy(trace, last);
 }
 
-// A complex operation through an operator or a ufunc call: the form that
-// computes it through NumPy.
-EagerForm complex_form(EagerForm::Kind kind, int operator_code, PyObject* callable, Op op) {
-  EagerForm form;
-  form.kind = kind;
-  form.operator_code = operator_code;
-  form.callable = callable ? Py_NewRef(callable) : nullptr;
-  form.reports_at_call_site = true;
-  form.ufunc_name = jit::op_info(op).name;
-  return form;
-}
 
 // The recording halves of the trace_* entry points, kept out of line so
 // that an operation on small arrays, answered by may_trace alone, pays for

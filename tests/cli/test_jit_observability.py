@@ -24,7 +24,7 @@ MATRIX = "npython does not compile matrix products: NumPy runs them with its BLA
 INT_POWER = ("npython leaves `**` on integers to NumPy unless the exponent is a Python int of 0 or more "
              "(a negative exponent raises an error, depending on the data)")
 INT_POWER_HINT = "hint: a constant exponent (`x ** 3`) or a float array is compiled"
-DTYPE = "npython compiles bool, integer, float32 and float64 arrays, not this dtype (complex64)"
+DTYPE = "npython compiles bool, integer, float32, float64 and complex128 arrays, not this dtype (complex64)"
 DTYPE_HINT = "hint: use float64 or float32 arrays where the values allow"
 TOP_LEVEL_HINT = "hint: move top-level loops into a function: "
 ROW = re.compile(r" +(\d+\.\d{3}) ms +(\d+) x  (materialized|eager): (.+) at (\S+:\d+)(: .+)?")

@@ -5,7 +5,8 @@
 # and huge parts), with float, integer, float32 and bool arrays, Python and
 # NumPy complex scalars; tails, broadcasts, strided, reversed and transposed
 # operands, Fortran order, chains whose values leave the region or not,
-# results that overflow (NumPy's warning), and operations left to NumPy
+# temporaries python3's NumPy computes into, results that overflow (NumPy's
+# warning), and operations left to NumPy
 # (complex64, division, exp, sums) between them.
 import warnings
 
@@ -59,6 +60,9 @@ def forms(n, z, w):
     show_all(f"{n} other operands", [z * j, z + f, b * z, z - np.float32(0.5), z * np.complex128(1 - 2j),
                                      np.multiply(z, w), np.add(j, z), np.subtract(z, b)])
     show_all(f"{n} chains", [(z * w + z) * w - 3, np.abs(z ** 2 + w) > 2, np.abs(z - w) * x + 1])
+    # A temporary on the right, which python3's NumPy computes into (its
+    # operands the other way round) from 256 KiB on.
+    show_all(f"{n} temporaries", [z * (w + 1), x * (z * 2), z + (w * 1j), z * np.conj(w), (z + 1) * (w - 1)])
 
 
 def main():
