@@ -27,6 +27,7 @@
 #include "numpy_shim/py_ref.h"
 #include "numpy_shim/region_runner.h"
 #include "numpy_shim/sites.h"
+#include "numpy_shim/temporary_elision.h"
 #include "numpy_shim/trace.h"
 #include "numpy_shim/vocabulary.h"
 
@@ -2162,13 +2163,14 @@ EagerForm complex_form(EagerForm::Kind kind, int operator_code, PyObject* callab
   return form;
 }
 
-// Whether python3's NumPy would compute `other op x` into x's memory, as
-// `x op= other` (its temporary elision): x a complex128 temporary only the
-// interpreter's stack holds, of 256 KiB or more, the shape of the result.
-bool numpy_would_elide(PyObject* o, const ComplexOperand& x, const Shape& result) {
+// Whether python3's NumPy would compute the NB_* operator `nb_op` into x's
+// memory, x its `left` operand or the other (temporary_elision.h,
+// elides_into): x a complex128 temporary only the interpreter's stack
+// holds, the shape of the result.
+bool numpy_would_elide(int nb_op, bool left, PyObject* o, const ComplexOperand& x, const Shape& result) {
   using Kind = ComplexOperand::Kind;
   if ((x.kind != Kind::kLazy && x.kind != Kind::kArray) || Py_REFCNT(o) != 1 || x.shape != result) return false;
-  if (x.size * 16 < 256 * 1024) return false;
+  if (!elides_into(nb_op, left, 'c', static_cast<std::int64_t>(x.size) * 16)) return false;
   if (x.kind == Kind::kLazy) return true;
   auto* a = reinterpret_cast<PyArrayObject*>(o);
   return PyArray_CHKFLAGS(a, NPY_ARRAY_OWNDATA) && PyArray_ISWRITEABLE(a) &&
@@ -2219,8 +2221,10 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
   // not are NumPy's `rhs += lhs`, `rhs *= lhs`: their operands the other way
   // round (a product's roundings, the NaN a sum keeps). Asked before the
   // parts' views hold references to the arrays.
+  const int nb_op = form.operator_code;
   const bool swapped = form.kind == EagerForm::Kind::kBinaryOperator && (op == Op::add || op == Op::multiply) &&
-                       numpy_would_elide(objects[1], xs[1], shape) && !numpy_would_elide(objects[0], xs[0], shape);
+                       numpy_would_elide(nb_op, false, objects[1], xs[1], shape) &&
+                       !numpy_would_elide(nb_op, true, objects[0], xs[0], shape);
   std::shared_ptr<Trace> trace = open_trace();
   if (trace->region.nodes.size() + 32 > kMaxRegionNodes) {
     if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
