@@ -138,6 +138,7 @@ namespace {
 struct CpuStepCode : StepCode {
   struct Variant {
     PerOperand<bool> broadcast_inner;
+    PerOperand<bool> every_other_inner;
     KernelOptions options;
     std::shared_ptr<const Kernel> kernel;
   };
@@ -155,20 +156,43 @@ CpuStepCode& code_of(CachedPlan& plan, std::size_t step) {
   return static_cast<CpuStepCode&>(*code);
 }
 
-// The kernel of fused step `step` for inputs laid out as `broadcast_inner`
-// says, compiled as `options` say (kernel_for the first time).
+// The kernel of fused step `step` for `inputs` as laid out (which stay put
+// along the innermost dimension, which it reads every other item of),
+// compiled as `options` say (kernel_for the first time).
 const Kernel* step_kernel(KernelCompiler& compiler, CachedPlan& plan, std::size_t step,
-                          const PerOperand<bool>& broadcast_inner, KernelOptions options) {
+                          const std::vector<LoopInput>& inputs, KernelOptions options) {
+  const PerOperand<bool> broadcast = broadcast_inner(inputs);
+  PerOperand<bool> every_other;
+  for (const LoopInput& in : inputs) every_other.push_back(in.every_other);
   CpuStepCode& code = code_of(plan, step);
   for (const CpuStepCode::Variant& v : code.kernels) {
-    if (v.options == options && v.broadcast_inner == broadcast_inner) return v.kernel.get();
+    if (v.options == options && v.broadcast_inner == broadcast && v.every_other_inner == every_other) {
+      return v.kernel.get();
+    }
   }
   LoopNest nest = plan.nests[step];
-  nest.broadcast_inner = broadcast_inner;
+  nest.broadcast_inner = broadcast;
+  nest.every_other_inner = every_other;
   std::shared_ptr<const Kernel> kernel = kernel_for(compiler, nest, options);
   const Kernel* held = kernel.get();
-  code.kernels.push_back({broadcast_inner, options, std::move(kernel)});
+  code.kernels.push_back({broadcast, every_other, options, std::move(kernel)});
   return held;
+}
+
+// Marks the inputs of an element-wise run that lie two items apart along
+// the innermost dimension for the kernel to read where they lie
+// (LoopInput::every_other) where the compiler can; the driver packs the
+// others that are neither contiguous nor one value.
+void read_every_other_where_lying(const KernelCompiler& compiler, const LoopNest& nest, StepRun& run) {
+  const bool elementwise = run.reductions.empty() &&
+                           std::none_of(run.outputs.begin(), run.outputs.end(), [](const LoopOutput& out) {
+                             return out.fold != Combine::kNone || out.read_nearby;
+                           });
+  for (std::size_t i = 0; i < run.inputs.size(); ++i) {
+    LoopInput& in = run.inputs[i];
+    in.every_other = elementwise && in.gather_shape.empty() && !in.strides.empty() &&
+                     in.strides.back() == 2 * itemsize(in.dtype) && compiler.reads_every_other(nest, static_cast<int>(i));
+  }
 }
 
 // The kernels' options for a laid-out run (cpu_driver.h says which fit).
@@ -225,7 +249,8 @@ class CpuBackend : public Backend {
         return flags;
       }
     }
-    const Kernel* kernel = step_kernel(compiler_, plan, step, broadcast_inner(run.inputs), options);
+    read_every_other_where_lying(compiler_, plan.nests[step], run);
+    const Kernel* kernel = step_kernel(compiler_, plan, step, run.inputs, options);
     if (!kernel) return -1;
     return run_kernel(*kernel, run.shape, run.reduced_dims, run.inputs, run.outputs, run.reductions,
                       run.stops_when_known, run.samples);
@@ -242,7 +267,7 @@ class CpuBackend : public Backend {
         BlockStep step;
         KernelOptions options = options_for(compiler_, plan.nests[s], b.run);
         options.streaming_stores = false;
-        step.kernel = step_kernel(compiler_, plan, s, broadcast_inner(b.run.inputs), options);
+        step.kernel = step_kernel(compiler_, plan, s, b.run.inputs, options);
         if (!step.kernel) return -1;
         step.shape = b.run.shape;
         step.reduced_dims = b.run.reduced_dims;

@@ -579,7 +579,7 @@ struct Loop {
   int ordered = 0;  // reductions summing in NumPy's order: their operands go to `sums_out`
   int sum_bytes = 8;
   PerOperand<bool> broadcast;
-  PerOperand<bool> packed;  // inputs whose inner stride is neither 0 nor their item size
+  PerOperand<bool> packed;  // inputs whose inner stride is neither 0 nor their item size, nor read every other item
   Vector all_lanes;
   // Per output, byte steps over the loop's dimensions; outputs that do not
   // step by their item size along the inner one go through scratch.
@@ -732,9 +732,10 @@ struct Loop {
         continue;
       }
       const int size = itemsize(inputs[i].dtype);
-      const char* src = static_cast<const char*>(slots[i]) + full * lanes * size;
+      const int step = inputs[i].every_other ? 2 * size : size;  // as the kernel reads it
+      const char* src = static_cast<const char*>(slots[i]) + full * lanes * step;
       char* dst = s.tail_in[i];
-      for (int k = 0; k < lanes; ++k) std::memcpy(dst + k * size, src + std::min<std::int64_t>(k, rem - 1) * size, size);
+      for (int k = 0; k < lanes; ++k) std::memcpy(dst + k * step, src + std::min<std::int64_t>(k, rem - 1) * step, size);
       tail[i] = dst;
     }
     for (std::size_t o = 0; o < nout + ordered; ++o) tail[nin + o] = s.tail_out[o];
@@ -761,7 +762,7 @@ struct Loop {
     }
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       at_packed[i] = packed[i] ? reserve(kSpan * itemsize(inputs[i].dtype)) : 0;
-      at_tail_in[i] = reserve(kernel.lanes * itemsize(inputs[i].dtype));
+      at_tail_in[i] = reserve(kernel.lanes * itemsize(inputs[i].dtype) * (inputs[i].every_other ? 2 : 1));
     }
     for (std::size_t o = 0; o < outputs.size() + ordered; ++o) {
       const int size = o < outputs.size() ? std::max(8, itemsize(outputs[o].dtype)) : 8;  // complex128: 16
@@ -2828,8 +2829,17 @@ int run_kernel(const Kernel& kernel, const Shape& loop_shape, int reduced_dims,
     }
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const std::int64_t inner = inputs[i].strides.back();
-    loop.packed.push_back(!inputs[i].gather_shape.empty() || (inner != 0 && inner != itemsize(inputs[i].dtype)));
+    const LoopInput& in = inputs[i];
+    const std::int64_t inner = in.strides.back();
+    if (in.every_other) {
+      // Element-wise loops read it where it lies (the backend's choice for
+      // them: LoopInput::every_other).
+      const bool elementwise = reductions.empty() && !folds && !kernel.leaf_sums && !kernel.row_results &&
+                               std::none_of(outputs.begin(), outputs.end(),
+                                            [](const LoopOutput& out) { return out.read_nearby; });
+      if (!elementwise || !in.gather_shape.empty() || inner != 2 * itemsize(in.dtype)) return -1;
+    }
+    loop.packed.push_back(!in.gather_shape.empty() || (inner != 0 && inner != itemsize(in.dtype) && !in.every_other));
   }
   std::memset(loop.all_lanes.bytes, 0xff, sizeof loop.all_lanes);
   for (const LoopOutput& out : outputs) {

@@ -161,6 +161,10 @@ class KernelCompiler {
   // The elements of one vector of the nest's kernel, and the bytes of one.
   virtual int lanes(const LoopNest& nest) const = 0;
   virtual int lane_bytes(const LoopNest& nest) const = 0;
+  // Whether the nest's kernel can read input `input` where its elements lie
+  // two items apart (LoopInput::every_other): two vectors' worth loaded and
+  // their even items kept, cheaper than packing them first.
+  virtual bool reads_every_other(const LoopNest& nest, int input) const = 0;
   // The elements of the vector dimension one step of the chain nest's
   // kernel covers (ChainKernel::points).
   virtual int chain_points(const LoopNest& nest) const = 0;

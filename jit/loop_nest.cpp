@@ -148,6 +148,7 @@ LoopNest lower_group(const Region& region, const Group& group, const std::vector
     nest.moves.push_back(moves);
   }
   nest.broadcast_inner.assign(group.inputs.size(), false);
+  nest.every_other_inner.assign(group.inputs.size(), false);
   for (int m : group.members) {
     Node node = region.nodes[static_cast<std::size_t>(m)];
     for (int a = 0; a < op_info(node.op).arity; ++a) node.inputs[a] = local[static_cast<std::size_t>(node.inputs[a])];
@@ -209,6 +210,7 @@ LoopNest lower_chain(const Region& region, const ReductionChain& chain) {
     nest.dims.push_back(moves);
   }
   nest.broadcast_inner.assign(nest.inputs.size(), false);
+  nest.every_other_inner.assign(nest.inputs.size(), false);
   auto operand_dims = [&](const Node& n) {
     std::uint32_t dims = 0;
     for (int a = 0; a < op_info(n.op).arity; ++a) dims |= nest.dims[static_cast<std::size_t>(local.at(n.inputs[a]))];
@@ -321,7 +323,7 @@ std::string nest_key(const LoopNest& nest) {
     // A 0-d input is one value over the whole loop, which kernels may pass
     // on as a scalar (NumPy's loops take other paths for one).
     key += "in" + std::to_string(i) + ":" + dtype_name(in.dtype) + (in.is_scalar_constant ? "c" : "") +
-           (in.shape.empty() ? "0" : "") + (nest.broadcast_inner[i] ? "b" : "v");
+           (in.shape.empty() ? "0" : "") + (nest.broadcast_inner[i] ? "b" : nest.every_other_inner[i] ? "e" : "v");
     // Constants are run-time arguments, except a power's exponent, which
     // decides the code (x**2 is x*x, an integer power squares and
     // multiplies): its bits, exactly, as a double and as an integer.
@@ -408,6 +410,7 @@ std::string dump_nest(const LoopNest& nest) {
           line << (d ? "," : "") << ((moves & (1u << d)) ? "i" + std::to_string(d) : std::string("0"));
         }
         line << "]";
+        if (nest.every_other_inner[i]) line << " every other item";
         if (!nest.run.reads.empty()) {
           const VectorRead read = nest.run.reads[i];
           line << (read == VectorRead::kOne ? ", one for all lanes" : read == VectorRead::kContiguous ? ", lanes side by side" : ", lanes a stride apart");

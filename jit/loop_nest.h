@@ -93,6 +93,10 @@ struct LoopNest {
   // element there), which the kernel reads as one value per row.
   std::vector<std::uint32_t> moves;
   PerOperand<bool> broadcast_inner;
+  // Per input, as laid out for this run: whether it lies two items apart
+  // along the innermost dimension and the kernel reads it there
+  // (LoopInput::every_other).
+  PerOperand<bool> every_other_inner;
   // Per body node: where its value lives.
   std::vector<Placement> placement;
   // Per body node: the plan region's node it stands for (for the dump).

@@ -24,6 +24,12 @@ struct LoopInput {
   // span, and `strides` says {item size}.
   Shape gather_shape;
   Dims gather_strides;
+  // The kernel reads the elements where they lie, two items apart along
+  // the innermost dimension (a complex array's real or imaginary parts,
+  // x[::2], a column of an (n, 2) array), instead of the driver packing
+  // them (the backend's choice, for element-wise loops: KernelCompiler::
+  // reads_every_other).
+  bool every_other = false;
 };
 
 struct LoopOutput {

@@ -82,6 +82,9 @@ class VectorCode {
   // r = b in the lanes of `mask`, else a.
   void blend(const Vec& r, const Vec& a, const Vec& b, const Mask& mask, int lane_bits) const;
 
+  // r's lanes all ones where k's bit is set, else zero (AVX-512).
+  void widen_mask(const Vec& r, const asmjit::x86::KReg& k, int lane_bits) const;
+
   // Sets the zero flag when no lane of `mask` is set (all its bits zero).
   void test_any(const Vec& mask, int lane_bits) const;
 
@@ -124,7 +127,6 @@ class VectorCode {
  private:
   asmjit::x86::KReg mask_of(const Vec& v, int lane_bits) const;  // lanes' top bits
   void blend_by_k(const Vec& r, const Vec& a, const Vec& b, const asmjit::x86::KReg& k, int lane_bits) const;
-  void widen_mask(const Vec& r, const asmjit::x86::KReg& k, int lane_bits) const;
 
   asmjit::x86::Compiler& cc_;
   int bits_;

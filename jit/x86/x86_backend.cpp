@@ -106,6 +106,14 @@ bool bytes_alone(const LoopNest& nest, int vector_bits) {
 const std::int64_t kLaneNumbers64[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 const std::int32_t kLaneNumbers32[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
+// Where a vector of an input read every other item takes its lanes from:
+// AVX-512's two-table permutes, over the vector at the first item and the
+// one at the last item it needs (2 * lanes - 1 items, none past the last
+// element), and AVX2's 32-bit permute after a blend of the same two.
+const std::int64_t kEvenItems64[8] = {0, 2, 4, 6, 9, 11, 13, 15};
+const std::int32_t kEvenItems32[16] = {0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27, 29, 31};
+const std::int32_t kBlendedEvenItems32[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+
 bool uses_index(const LoopNest& nest) {
   for (int m : nest.members) {
     if (op_info(nest.body.nodes[m].op).kind == OpKind::kIndex) return true;
@@ -278,9 +286,16 @@ enum class Repr { kFloat, kInt, kMask };
 Repr repr_of(DType t) { return is_float(t) ? Repr::kFloat : Repr::kInt; }
 
 struct Value {
+  Value() = default;
+  Value(const x86::Vec& reg, Repr repr, DType dtype, const x86::KReg& k = x86::KReg())
+      : reg(reg), repr(repr), dtype(dtype), k(k) {}
   x86::Vec reg;
-  Repr repr;
-  DType dtype;  // the numeric type of kFloat / kInt lanes
+  Repr repr = Repr::kFloat;
+  DType dtype = DType::kFloat64;  // the numeric type of kFloat / kInt lanes
+  // A kMask value in a k register (KernelBuilder::k_masks_): float
+  // compares and the logic and blends on them take it as it is; `reg` is
+  // made from it where a use needs lanes (value_of).
+  x86::KReg k;
 };
 
 class KernelBuilder {
@@ -292,7 +307,7 @@ class KernelBuilder {
       : cc_(cc), vc_(cc, vector_bits), vc256_(cc, 256),
         constants_(cc, vc_, [this](const std::function<void()>& emit) { before_loop(emit); }),
         math_(cc, vc_, constants_), region_(nest.body),
-        nest_(nest), broadcast_(nest.broadcast_inner),
+        nest_(nest), broadcast_(nest.broadcast_inner), every_other_(nest.every_other_inner),
         bits_(bits), lanes_(vector_bits / bits), leaf_sums_(options.leaf_sums),
         streaming_(options.streaming_stores), row_results_(options.row_results),
         notes_ties_(options.notes_ties), paired_(paired) {}
@@ -333,6 +348,7 @@ class KernelBuilder {
       (i < nslots ? pointers_ : other_.pointers).push_back(p);
     }
     if (!plan_loop_calls()) return false;
+    k_masks_ = vc_.avx512() && bits_ >= 32 && loop_calls_.empty();
     for (std::size_t r = 0; r < nest_.reductions.size(); ++r) {
       const Node& node = region_.nodes[nest_.reductions[r]];
       for (int k = 0; k < accumulator_registers(node); ++k) {
@@ -449,14 +465,12 @@ class KernelBuilder {
         for (std::size_t i = 0; i < nslots; ++i) {
           if (i < nin && broadcast_[i]) continue;
           if (leaf_sums_ && i >= nin + nout) continue;  // moved by end_leaves
-          DType t;
           if (i < nin) {
-            t = region_.nodes[nest_.inputs[i]].dtype;
-          } else if (i < nin + nout) {
-            t = region_.nodes[nest_.outputs[i - nin]].dtype;
-          } else {
-            t = region_.nodes[ordered_[i - nin - nout]].compute;
+            cc_.add(pointers_[i], input_vector_bytes(i));
+            continue;
           }
+          const DType t = i < nin + nout ? region_.nodes[nest_.outputs[i - nin]].dtype
+                                         : region_.nodes[ordered_[i - nin - nout]].compute;
           cc_.add(pointers_[i], lanes_ * itemsize(t));
         }
         if (paired_) swap_sides();
@@ -712,11 +726,44 @@ class KernelBuilder {
     return true;
   }
 
+  // The bytes a moving input's pointer moves by from one vector to the next.
+  int input_vector_bytes(std::size_t slot) const {
+    return lanes_ * itemsize(region_.nodes[nest_.inputs[slot]].dtype) * (every_other_[slot] ? 2 : 1);
+  }
+
+  // A vector of the even items from `p` on, 64- or 32-bit ones in lanes of
+  // their width (X86Compiler::reads_every_other).
+  void load_every_other(const x86::Vec& v, const x86::Gp& p, int item_bytes) {
+    const int last = (2 * lanes_ - 1) * item_bytes - vc_.bytes();  // the second vector, ending at the last item
+    x86::Vec& table = item_bytes == 8 ? even_items64_ : even_items32_;
+    if (!table.isValid() && (vc_.avx512() || item_bytes == 4)) {
+      table = vc_.new_vec("even_items");
+      const void* lanes = vc_.avx512() ? (item_bytes == 8 ? static_cast<const void*>(kEvenItems64) : kEvenItems32)
+                                       : kBlendedEvenItems32;
+      before_loop([&] { vc_.load(table, cc_.newConst(ConstPoolScope::kLocal, lanes, vc_.bytes())); });
+    }
+    vc_.load(v, vc_.at(p));
+    if (vc_.avx512()) {
+      item_bytes == 8 ? cc_.vpermt2pd(v, table, vc_.at(p, last)) : cc_.vpermt2ps(v, table, vc_.at(p, last));
+    } else if (item_bytes == 8) {  // items 0 4 2 6, then in order
+      cc_.vblendpd(v, v, vc_.at(p, last), 0xA);
+      cc_.vpermpd(v, v, 0xD8);
+    } else {  // items 0 8 2 10 4 12 6 14, then in order
+      cc_.vblendps(v, v, vc_.at(p, last), 0xAA);
+      cc_.vpermps(v, table, v);
+    }
+  }
+
   bool load_vector(int slot, Value& out) {
     const Node& node = region_.nodes[nest_.inputs[slot]];
     const x86::Gp& p = pointers_[slot];
     x86::Vec v = vc_.new_vec();
     const bool w = wide();
+    if (every_other_[slot]) {  // items of the lanes' width (reads_every_other)
+      load_every_other(v, p, itemsize(node.dtype));
+      out = {v, repr_of(node.dtype), node.dtype};
+      return true;
+    }
     // A vector's elements, which narrower types widen into lanes.
     const x86::Mem m = VectorCode::sized(p, lanes_ * itemsize(node.dtype));
     if (bits_ == 8) {  // bytes alone (bytes_alone), one to a lane
@@ -836,7 +883,12 @@ class KernelBuilder {
   bool value_of(int node, Value& out) {
     const auto found = values_.find(node);
     if (found != values_.end()) {
-      out = found->second;
+      Value& held = found->second;
+      if (held.repr == Repr::kMask && !held.reg.isValid()) {
+        held.reg = vc_.new_vec();
+        vc_.widen_mask(held.reg, held.k, bits_);
+      }
+      out = held;
       return true;
     }
     const int slot = slot_of_input(node);
@@ -850,6 +902,27 @@ class KernelBuilder {
       if (n == node) return true;
     }
     return false;
+  }
+
+  // A bool operand's k register (k_masks_): its own, or made from its lanes.
+  bool mask_in_k(int node, x86::KReg& k) {
+    const auto found = values_.find(node);
+    if (found != values_.end() && found->second.repr == Repr::kMask && found->second.k.isValid()) {
+      k = found->second.k;
+      return true;
+    }
+    Value v;
+    if (!operand(node, DType::kBool, v)) return false;
+    k = cc_.newKw();
+    vc_.mask_from(VectorCode::Mask{k, {}}, v.reg, bits_);
+    const auto held = values_.find(node);
+    if (held != values_.end() && held->second.repr == Repr::kMask) held->second.k = k;
+    return true;
+  }
+
+  bool held_in_k(int node) const {
+    const auto found = values_.find(node);
+    return found != values_.end() && found->second.repr == Repr::kMask && found->second.k.isValid();
   }
 
   // The operand as a value of `to` (kBool: a mask).
@@ -1011,12 +1084,20 @@ class KernelBuilder {
     Value a, b, cond, c3;
     const int arity = op_info(node.op).arity;
     if (node.op == Op::where) {
-      if (!operand(node.inputs[0], DType::kBool, cond) || !operand(node.inputs[1], c, a) ||
-          !operand(node.inputs[2], c, b)) {
-        return false;
-      }
       x86::Vec r = vc_.new_vec();
-      vc_.blend(r, b.reg, a.reg, cond.reg, bits_);
+      if (k_masks_) {
+        x86::KReg k;
+        if (!mask_in_k(node.inputs[0], k) || !operand(node.inputs[1], c, a) || !operand(node.inputs[2], c, b)) {
+          return false;
+        }
+        vc_.blend(r, b.reg, a.reg, VectorCode::Mask{k, {}}, bits_);
+      } else {
+        if (!operand(node.inputs[0], DType::kBool, cond) || !operand(node.inputs[1], c, a) ||
+            !operand(node.inputs[2], c, b)) {
+          return false;
+        }
+        vc_.blend(r, b.reg, a.reg, cond.reg, bits_);
+      }
       values_[index] = {r, a.repr, c};
       return true;
     }
@@ -1056,6 +1137,10 @@ class KernelBuilder {
     const bool logical = node.op == Op::logical_and || node.op == Op::logical_or ||
                          node.op == Op::logical_xor || node.op == Op::logical_not;
     const DType operand_type = logical ? DType::kBool : c;
+    if (operand_type == DType::kBool && k_masks_ && is_mask_logic(node.op) &&
+        (held_in_k(node.inputs[0]) || (arity > 1 && held_in_k(node.inputs[1])))) {
+      return emit_mask_logic(index);
+    }
     if (!operand(node.inputs[0], operand_type, a)) return false;
     if (arity > 1 && !operand(node.inputs[1], operand_type, b)) return false;
     if (arity > 2 && !operand(node.inputs[2], operand_type, c3)) return false;
@@ -1082,10 +1167,17 @@ class KernelBuilder {
     }
     const bool w = wide();
     if (a.repr == Repr::kFloat) {
-      auto cmp = [&](int predicate) {
-        vc_.float_compare(r, a.reg, b.reg, predicate, bits_);
+      x86::KReg k;  // k_masks_: a compare's result
+      auto compare = [&](const x86::Vec& x, const x86::Vec& y, int predicate) {
+        if (k_masks_) {
+          k = cc_.newKw();
+          vc_.compare(VectorCode::Mask{k, {}}, x, y, predicate, bits_);
+        } else {
+          vc_.float_compare(r, x, y, predicate, bits_);
+        }
         repr = Repr::kMask;
       };
+      auto cmp = [&](int predicate) { compare(a.reg, b.reg, predicate); };
       auto sign = [&] { return broadcast_constant(-0.0, c); };
       switch (node.op) {
         case Op::add: w ? cc_.vaddpd(r, a.reg, b.reg) : cc_.vaddps(r, a.reg, b.reg); break;
@@ -1141,21 +1233,20 @@ class KernelBuilder {
         case Op::less_equal: cmp(0x12); break;     // LE_OQ
         case Op::greater: cmp(0x1E); break;        // GT_OQ
         case Op::greater_equal: cmp(0x1D); break;  // GE_OQ
-        case Op::isnan:
-          vc_.float_compare(r, a.reg, a.reg, 3, bits_);  // UNORD_Q
-          repr = Repr::kMask;
-          break;
+        case Op::isnan: compare(a.reg, a.reg, 3); break;  // UNORD_Q
         case Op::isinf:
         case Op::isfinite: {
           x86::Vec magnitude = vc_.new_vec();
           cc_.vandnpd(magnitude, sign(), a.reg);
           x86::Vec inf = broadcast_constant(std::numeric_limits<double>::infinity(), c);
-          const int predicate = node.op == Op::isinf ? 0x00 : 0x11;  // EQ_OQ / LT_OQ
-          vc_.float_compare(r, magnitude, inf, predicate, bits_);
-          repr = Repr::kMask;
+          compare(magnitude, inf, node.op == Op::isinf ? 0x00 : 0x11);  // EQ_OQ / LT_OQ
           break;
         }
         default: return false;
+      }
+      if (k.isValid()) {
+        values_[index] = {x86::Vec(), Repr::kMask, DType::kBool, k};
+        return true;
       }
       values_[index] = {r, repr, repr == Repr::kMask ? DType::kBool : result_type};
       return true;
@@ -1258,6 +1349,34 @@ class KernelBuilder {
       default: break;
     }
     values_[index] = {r, repr, repr == Repr::kMask ? DType::kBool : result_type};
+    return true;
+  }
+
+  static bool is_mask_logic(Op op) {
+    switch (op) {
+      case Op::logical_and: case Op::bitwise_and: case Op::logical_or: case Op::bitwise_or: case Op::logical_xor:
+      case Op::bitwise_xor: case Op::not_equal: case Op::equal: case Op::logical_not: case Op::invert:
+        return true;
+      default: return false;
+    }
+  }
+
+  // Logic on bools (k_masks_), in k registers: a mask op's result too.
+  bool emit_mask_logic(int index) {
+    const Node& node = region_.nodes[index];
+    x86::KReg a, b;
+    if (!mask_in_k(node.inputs[0], a)) return false;
+    if (op_info(node.op).arity > 1 && !mask_in_k(node.inputs[1], b)) return false;
+    const x86::KReg r = cc_.newKw();
+    switch (node.op) {
+      case Op::logical_and: case Op::bitwise_and: cc_.kandw(r, a, b); break;
+      case Op::logical_or: case Op::bitwise_or: cc_.korw(r, a, b); break;
+      case Op::logical_xor: case Op::bitwise_xor: case Op::not_equal: cc_.kxorw(r, a, b); break;
+      case Op::equal: cc_.kxnorw(r, a, b); break;
+      case Op::logical_not: case Op::invert: cc_.knotw(r, a); break;
+      default: return false;
+    }
+    values_[index] = {x86::Vec(), Repr::kMask, DType::kBool, r};
     return true;
   }
 
@@ -1585,7 +1704,7 @@ class KernelBuilder {
         }
       }
       for (std::size_t i = 0; i < nest_.inputs.size(); ++i) {
-        if (!broadcast_[i]) cc_.add(pointers_[i], lanes_ * itemsize(region_.nodes[nest_.inputs[i]].dtype));
+        if (!broadcast_[i]) cc_.add(pointers_[i], input_vector_bytes(i));
       }
       if (index_.isValid()) {
         const x86::Vec step = broadcast_int(lanes_);
@@ -1843,6 +1962,14 @@ class KernelBuilder {
       vc_.store_interleaved(p, re.reg, im.reg);
       return true;
     }
+    if (t == DType::kBool && held_in_k(node)) {
+      // A byte of 1 where its bit is set, of 0 elsewhere (lanes_ of them: 8 or 16).
+      const x86::Vec ones = constants_.lanes32(0x01010101);
+      const x86::Vec bytes = vc_.new_vec();
+      cc_.k(values_[node].k).z().vmovdqu8(bytes.xmm(), ones.xmm());
+      lanes_ == 8 ? cc_.vmovq(x86::qword_ptr(p), bytes.xmm()) : cc_.vmovdqu(x86::xmmword_ptr(p), bytes.xmm());
+      return true;
+    }
     Value v;
     if (!value_of(node, v)) return false;
     if (t == DType::kBool) {
@@ -2020,6 +2147,7 @@ class KernelBuilder {
   const Region& region_;  // nest_.body
   const LoopNest& nest_;
   const PerOperand<bool>& broadcast_;
+  const PerOperand<bool>& every_other_;
   const int bits_;
   const int lanes_;
   const bool leaf_sums_;
@@ -2049,6 +2177,10 @@ class KernelBuilder {
   VectorCode::Mask lane_mask_bits_;      // lane_mask_bits()
   bool have_lane_mask_bits_ = false;
   x86::Vec index_;  // element indices of the current vector (uses_index groups)
+  x86::Vec even_items64_, even_items32_;  // load_every_other's permutes
+  // AVX-512 kernels of 32- and 64-bit lanes without NumPy loop calls hold
+  // bools in k registers (Value::k) until a use needs them as lanes.
+  bool k_masks_ = false;
   std::vector<LoopCall> loop_calls_;
   int loop_levels_ = 0;
   std::vector<std::set<int>> level_members_;  // per level: the members its pass computes
@@ -3123,6 +3255,13 @@ class X86Compiler : public KernelCompiler {
 
   int lanes(const LoopNest& nest) const override { return vector_bits_ / nest_lane_bits(nest); }
   int lane_bytes(const LoopNest& nest) const override { return nest_lane_bits(nest) / 8; }
+  // Items of the lanes' own width (no widening), in 256- and 512-bit kernels.
+  bool reads_every_other(const LoopNest& nest, int input) const override {
+    const DType t = nest.body.nodes[static_cast<std::size_t>(nest.inputs[static_cast<std::size_t>(input)])].dtype;
+    const int bits = nest_lane_bits(nest);
+    return vector_bits_ >= 256 && bits >= 32 && t != DType::kBool && t != DType::kComplex128 &&
+           itemsize(t) * 8 == bits;
+  }
   int nest_lane_bits(const LoopNest& nest) const {
     return bytes_alone(nest, vector_bits_) ? 8 : lane_bits_of(nest.fuse_class);
   }
