@@ -11,11 +11,13 @@
 // tracer (numpy_shim), the region dump, the eager replay and the backends
 // all read this list; none of them spells an operation out anywhere else.
 // The name is NumPy's ufunc or function name, which is also how logs show it;
-// two ops are steps of NumPy's complex math instead, which the tracer
+// four ops are steps of NumPy's complex math instead, which the tracer
 // records only as parts of a NumPy call: fma and fms, a * b + c and a * b - c
 // rounded once (NumPy's SIMD complex products on CPUs with FMA; a NaN c
-// keeps its sign in both), and complex, the complex128 value of a float64
-// real and imaginary part.
+// keeps its sign in both); signaling_greater_equal, a >= b raising invalid
+// where either is NaN (C's >= on x86, which NumPy's complex division
+// branches on); and complex, the complex128 value of a float64 real and
+// imaginary part.
 #pragma once
 
 #include <cstdint>
@@ -108,6 +110,7 @@ enum class Combine : std::uint8_t { kNone, kAdd, kMultiply, kMin, kMax, kArgMin,
   X(where, kTernary, 3, true, false, kNone)       \
   X(fma, kTernary, 3, false, false, kNone)        \
   X(fms, kTernary, 3, false, false, kNone)        \
+  X(signaling_greater_equal, kBinary, 2, false, false, kNone) \
   X(complex, kBinary, 2, true, false, kNone)      \
   X(clip, kTernary, 3, false, false, kNone)       \
   X(astype, kCast, 1, false, false, kNone)        \

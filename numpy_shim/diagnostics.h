@@ -48,7 +48,7 @@ namespace npy::numpy_shim {
     "")                                                                                               \
   X(memory, "its result might not fit in memory: NumPy raises any MemoryError at the line itself", "")    \
   X(complex_op,                                                                                       \
-    "npython compiles complex128 +, -, *, unary -, squares and np.abs, not this complex operation or " \
+    "npython compiles complex128 +, -, *, /, unary -, squares and np.abs, not this complex operation or " \
     "dtype",                                                                                          \
     "")
 

@@ -2092,7 +2092,7 @@ int complex_step(Trace& trace, Op op, const Shape& shape, int a, int b, int c, c
   node.dtype = node.compute = DType::kFloat64;
   const jit::OpKind kind = jit::op_info(op).kind;
   const bool gives_bool = op == Op::equal || op == Op::not_equal || op == Op::isnan || op == Op::logical_or ||
-                          op == Op::logical_and || op == Op::logical_not;
+                          op == Op::logical_and || op == Op::logical_not || op == Op::signaling_greater_equal;
   if (gives_bool) node.dtype = DType::kBool;
   if (op == Op::logical_or || op == Op::logical_and || op == Op::logical_not) node.compute = DType::kBool;
   node.shape = shape;
@@ -2151,6 +2151,120 @@ int complex_magnitude(Trace& trace, const Shape& shape, ComplexParts z, const Lo
   return step(Op::where, infinite, constant(inf), finite);
 }
 
+// NumPy's complex division (its scalar loop: Smith's method), with its
+// branches on the divisor's parts taken as selects:
+//   |c| >= |d| (C's >=, which raises invalid where either is NaN):
+//     both 0: a / |c|, b / |d|;
+//     else rat = d / c, scl = 1 / (c + d * rat),
+//          ((a + b * rat) * scl, (b - a * rat) * scl);
+//   else rat = c / d, scl = 1 / (d + c * rat),
+//        ((a * rat + b) * scl, (b * rat - a) * scl).
+// Both branches are one computation on the divisor's larger and smaller
+// part (p, q) and the dividend's parts in the matching order (s, t):
+// a * rat + b is b + a * rat, and the imaginary part's difference takes
+// its operands in the branch's order. Each step takes its operands in the
+// order of NumPy's machine code, which decides which NaN is the result
+// where several meet (found against NumPy over every combination of
+// zeros, infinities, NaNs of other payloads and signs, and ordinary and
+// extreme values): the two branches' real sums have theirs the other way
+// round, so both are computed and the branch's taken. Where the divisor is 0 the steps
+// take operands that raise no flags, but 1 / 0 (scl, +inf): a * scl is
+// a / +0, its bits and flags, and that divide-by-zero NumPy may not
+// raise (0 / 0 and inf / 0 do not) only makes NumPy compute the region
+// again. Elsewhere every step is NumPy's, on NumPy's operands.
+ComplexParts complex_quotient(Trace& trace, const Shape& shape, ComplexParts x, ComplexParts y,
+                              const Location& where) {
+  auto step = [&](Op op, int a, int b = -1, int c = -1) { return complex_step(trace, op, shape, a, b, c, where); };
+  const int zero = constant_node(trace, 0.0), one = constant_node(trace, 1.0);
+  const int c = step(Op::absolute, y.re), d = step(Op::absolute, y.im);
+  const int real_larger = step(Op::signaling_greater_equal, c, d);
+  const int by_zero = step(Op::logical_and, step(Op::equal, c, zero), step(Op::equal, d, zero));
+  const int p = step(Op::where, real_larger, y.re, y.im);
+  const int q = step(Op::where, by_zero, zero, step(Op::where, real_larger, y.im, y.re));
+  const int rat = step(Op::divide, q, step(Op::where, by_zero, one, p));
+  const int scl = step(Op::divide, one, step(Op::add, step(Op::multiply, rat, q), p));
+  const int s = step(Op::where, by_zero, one, step(Op::where, real_larger, x.re, x.im));
+  const int t = step(Op::where, by_zero, one, step(Op::where, real_larger, x.im, x.re));
+  const int bt = step(Op::multiply, rat, t);
+  const int re = step(Op::multiply, step(Op::where, real_larger, step(Op::add, bt, s), step(Op::add, s, bt)), scl);
+  const int u = step(Op::multiply, rat, s);
+  const int im = step(Op::multiply,
+                      step(Op::subtract, step(Op::where, real_larger, t, u), step(Op::where, real_larger, u, t)), scl);
+  const int zero_scl = step(Op::where, by_zero, scl, one);
+  const int zero_re = step(Op::multiply, step(Op::where, by_zero, x.re, zero), zero_scl);
+  const int zero_im = step(Op::multiply, step(Op::where, by_zero, x.im, zero), zero_scl);
+  return {step(Op::where, by_zero, zero_re, re), step(Op::where, by_zero, zero_im, im)};
+}
+
+// complex_quotient's computation, element by element as NumPy's loop
+// branches: what numpy_divides_complex_as_recorded compares NumPy with.
+void smith_quotient(const double* x, const double* y, double* out) {
+  const double c = std::fabs(y[0]), d = std::fabs(y[1]);
+  if (c >= d && c == 0 && d == 0) {
+    out[0] = x[0] / c;
+    out[1] = x[1] / d;
+  } else if (c >= d) {
+    const double rat = y[1] / y[0], scl = 1.0 / (y[0] + y[1] * rat);
+    out[0] = (x[0] + x[1] * rat) * scl;
+    out[1] = (x[1] - x[0] * rat) * scl;
+  } else {
+    const double rat = y[0] / y[1], scl = 1.0 / (y[1] + y[0] * rat);
+    out[0] = (x[0] * rat + x[1]) * scl;
+    out[1] = (x[1] * rat - x[0]) * scl;
+  }
+}
+
+// Whether NumPy's complex division is the one complex_quotient records:
+// its results, bit for bit, on quotients that tell its versions and builds
+// apart (a product and sum rounded once, special cases for NaNs and
+// infinities, which NumPy 2.5 has), asked of NumPy's own divide once,
+// under np.errstate(all="ignore").
+bool numpy_divides_complex_as_recorded() {
+  static int same = -1;
+  if (same >= 0) return same == 1;
+  same = 0;
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double cases[][4] = {
+      {1.1, -2.3, 0.7, 0.3}, {1.0 / 3, 2.0 / 7, 1.0 / 9, -1.0 / 11}, {3.3, 1e-3, -0.2, 5.5},
+      {1 + std::ldexp(1.0, -27), 1.0, 1.0, 1 - std::ldexp(1.0, -27)}, {1e300, 1e300, 1e-300, 1e-300},
+      {5, 7, 0, 2}, {-0.0, 0.0, -0.0, 1.0}, {1, 1, 0, 0}, {0, 0, -0.0, 0}, {inf, nan, inf, inf},
+      {nan, 0, 0, 0}, {inf, 1, 2, 3}, {1, 1, inf, 1}, {2, -3, 1, nan}};
+  const npy_intp n = sizeof cases / sizeof cases[0];
+  PyRef x(PyArray_SimpleNew(1, const_cast<npy_intp*>(&n), NPY_CDOUBLE));
+  PyRef y(PyArray_SimpleNew(1, const_cast<npy_intp*>(&n), NPY_CDOUBLE));
+  PyObject* errstate = numpy_attr("errstate");
+  PyRef kwargs(Py_BuildValue("{s:s}", "all", "ignore"));
+  PyRef args(PyTuple_New(0));
+  if (!x || !y || !errstate || !kwargs || !args) {
+    PyErr_Clear();
+    return false;
+  }
+  auto* xs = static_cast<double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(x.get())));
+  auto* ys = static_cast<double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(y.get())));
+  for (npy_intp k = 0; k < n; ++k) {
+    xs[2 * k] = cases[k][0];
+    xs[2 * k + 1] = cases[k][1];
+    ys[2 * k] = cases[k][2];
+    ys[2 * k + 1] = cases[k][3];
+  }
+  PyRef quiet(PyObject_Call(errstate, args.get(), kwargs.get()));
+  PyRef entered(quiet ? PyObject_CallMethod(quiet.get(), "__enter__", nullptr) : nullptr);
+  PyRef quotient(entered ? PyNumber_TrueDivide(x.get(), y.get()) : nullptr);
+  PyRef left(quiet ? PyObject_CallMethod(quiet.get(), "__exit__", "OOO", Py_None, Py_None, Py_None) : nullptr);
+  if (!quotient || !left || !PyArray_Check(quotient.get())) {
+    PyErr_Clear();
+    return false;
+  }
+  const auto* got = static_cast<const double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(quotient.get())));
+  for (npy_intp k = 0; k < n; ++k) {
+    double expected[2];
+    smith_quotient(xs + 2 * k, ys + 2 * k, expected);
+    if (std::memcmp(expected, got + 2 * k, sizeof expected) != 0) return false;
+  }
+  same = 1;
+  return true;
+}
+
 // A complex operation through an operator or a ufunc call: the form that
 // computes it through NumPy.
 EagerForm complex_form(EagerForm::Kind kind, int operator_code, PyObject* callable, Op op) {
@@ -2177,8 +2291,8 @@ bool numpy_would_elide(int nb_op, bool left, PyObject* o, const ComplexOperand& 
          !PyArray_CHKFLAGS(a, NPY_ARRAY_WRITEBACKIFCOPY);
 }
 
-// Records a complex operation: `op` (add, subtract, multiply, square,
-// negative, positive, absolute) over the operands, computing the result of
+// Records a complex operation: `op` (add, subtract, multiply, divide,
+// square, negative, positive, absolute) over the operands, computing the result of
 // `form`, which also passes `last_argument` (z ** 2's exponent) where there
 // is one. nullptr without exception when not recorded.
 PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form, const Location& where,
@@ -2211,6 +2325,10 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     refuse(EagerReason::k_complex_op);
     return nullptr;
   }
+  if (op == Op::divide && !numpy_divides_complex_as_recorded()) {
+    refuse(EagerReason::k_complex_op);
+    return nullptr;
+  }
   Operand shapes[2];
   const Operand* shape_ops[2] = {&shapes[0], &shapes[1]};
   for (int i = 0; i < n; ++i) shapes[i].shape = xs[i].shape;
@@ -2226,7 +2344,7 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
                        numpy_would_elide(nb_op, false, objects[1], xs[1], shape) &&
                        !numpy_would_elide(nb_op, true, objects[0], xs[0], shape);
   std::shared_ptr<Trace> trace = open_trace();
-  if (trace->region.nodes.size() + 32 > kMaxRegionNodes) {
+  if (trace->region.nodes.size() + 48 > kMaxRegionNodes) {  // a quotient's steps, the most
     if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
     return nullptr;
   }
@@ -2243,6 +2361,7 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     case Op::add:
     case Op::subtract: result = {step(op, a.re, b.re), step(op, a.im, b.im)}; break;
     case Op::multiply: result = complex_product(*trace, shape, a, b, where); break;
+    case Op::divide: result = complex_quotient(*trace, shape, a, b, where); break;
     case Op::square: result = complex_product(*trace, shape, a, a, where); break;
     case Op::negative: result = {step(Op::negative, a.re), step(Op::negative, a.im)}; break;
     case Op::positive: result = a; break;
@@ -2295,7 +2414,7 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     // z ** 2 is NumPy's square (its scalar power shortcut); in-place
     // operators write the program's array.
     const bool squares = op == Op::power && PyLong_CheckExact(rhs) && PyLong_AsLong(rhs) == 2;
-    if (in_place || (op != Op::add && op != Op::subtract && op != Op::multiply && !squares)) {
+    if (in_place || (op != Op::add && op != Op::subtract && op != Op::multiply && op != Op::divide && !squares)) {
       PyErr_Clear();
       refuse(EagerReason::k_complex_op);
       return nullptr;
@@ -2395,8 +2514,8 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
       if (nargs != arity || nkw != 0) return nullptr;
       if (std::any_of(args, args + nargs, is_complex_operand)) {
         const Op op = entry.op;
-        if (op != Op::add && op != Op::subtract && op != Op::multiply && op != Op::square && op != Op::negative &&
-            op != Op::positive && op != Op::absolute) {
+        if (op != Op::add && op != Op::subtract && op != Op::multiply && op != Op::divide && op != Op::square &&
+            op != Op::negative && op != Op::positive && op != Op::absolute) {
           refuse(EagerReason::k_complex_op);
           return nullptr;
         }

@@ -425,7 +425,8 @@ bool Lowering::test(InstNode& node) {
 // vcmppd / vcmpps with a quiet predicate. EQ_OQ, UNORD_Q, NEQ_UQ and ORD_Q
 // are SSE2's own; SSE2's less-than and less-or-equal signal on NaN, so the
 // ordered ones compare lanes cleared of NaNs and keep the ordered lanes,
-// and the unordered ones are their complements.
+// and the unordered ones are their complements. GE_OS, which signals, is
+// SSE2's less-or-equal the other way round.
 bool Lowering::float_compare(InstNode& node) {
   if (node.opCount() != 4 || !node.op(3).isImm()) return false;
   const bool wide = node.id() == Inst::kIdVcmppd;
@@ -437,6 +438,12 @@ bool Lowering::float_compare(InstNode& node) {
   if (predicate == 0x00 || predicate == 0x03 || predicate == 0x04 || predicate == 0x07) {
     const x86::Xmm t = copy_of(a);
     emit(cmp, t, b, Imm(predicate));
+    cc_.movaps(r, t);
+    return true;
+  }
+  if (predicate == 0x0D) {  // GE_OS: b <= a, which signals on NaN as it must
+    const x86::Xmm t = copy_of(b);
+    emit(cmp, t, a, Imm(2));
     cc_.movaps(r, t);
     return true;
   }

@@ -153,7 +153,7 @@ bool float_op(Op op) {
     case Op::reciprocal: case Op::sqrt: case Op::floor: case Op::ceil: case Op::trunc: case Op::rint:
     case Op::equal: case Op::not_equal: case Op::less: case Op::less_equal: case Op::greater:
     case Op::greater_equal: case Op::isnan: case Op::isinf: case Op::isfinite: case Op::where:
-    case Op::power: case Op::clip: case Op::fma: case Op::fms:
+    case Op::power: case Op::clip: case Op::fma: case Op::fms: case Op::signaling_greater_equal:
       return true;
     default: return false;
   }
@@ -1233,6 +1233,7 @@ class KernelBuilder {
         case Op::less_equal: cmp(0x12); break;     // LE_OQ
         case Op::greater: cmp(0x1E); break;        // GT_OQ
         case Op::greater_equal: cmp(0x1D); break;  // GE_OQ
+        case Op::signaling_greater_equal: cmp(0x0D); break;  // GE_OS
         case Op::isnan: compare(a.reg, a.reg, 3); break;  // UNORD_Q
         case Op::isinf:
         case Op::isfinite: {

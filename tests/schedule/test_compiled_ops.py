@@ -261,6 +261,10 @@ COMPLEX_EXPRESSIONS = [
     "z2.T * w2 + 1",
     "z[::3] * w[1::3]",
     "np.multiply(z, np.complex128(0.5 + 2j)) + np.add(z, w)",
+    "z / w - 1",
+    "1.0 / (z - (0.3 - 0.2j)) + z ** 2",
+    "np.divide(z2.T, x[:100]) * 2j",
+    "np.abs(z / (x + 1j)) > 1",
 ]
 
 

@@ -1,13 +1,14 @@
 # complex128 element-wise work, which kernels compute as real and imaginary
 # parts: +, -, * (NumPy's products, rounded as its loop for this CPU rounds
-# them), squares (z ** 2, np.square), negation, np.abs (NumPy's own
+# them), / (NumPy's Smith division, divisors of zero, NaN and infinite
+# parts among them), squares (z ** 2, np.square), negation, np.abs (NumPy's own
 # algorithm: infinities, NaNs with and without payloads, zeros, subnormal
 # and huge parts), with float, integer, float32 and bool arrays, Python and
 # NumPy complex scalars; tails, broadcasts, strided, reversed and transposed
 # operands, Fortran order, chains whose values leave the region or not,
 # temporaries python3's NumPy computes into, results that overflow (NumPy's
 # warning), and operations left to NumPy
-# (complex64, division, exp, sums) between them.
+# (complex64, exp, sums) between them.
 import warnings
 
 import numpy as np
@@ -54,6 +55,8 @@ def forms(n, z, w):
     b = x > 0
     show_all(f"{n} add subtract", [z + w, z - w, w - z, z + x, x - z, z + 1.5, 2 - z])
     show_all(f"{n} products", [z * w, w * z, z * x, x * z, z * 2.5, z * 1j, 1j * x, z * (2 - 3j), z * z])
+    show_all(f"{n} quotients", [z / w, w / z, z / x, x / z, z / 2.5, 1 / z, z / 1j, 1j / x, z / (2 - 3j),
+                                (z - w) / (z + w), np.divide(z, w), np.true_divide(j, z), 1.0 / (z - (0.3 - 0.2j))])
     show_all(f"{n} squares", [z ** 2, np.square(w), (z - w) ** 2])
     show_all(f"{n} negation", [-z, +w, -(z * w)])
     show_all(f"{n} abs", [np.abs(z), np.absolute(w), np.abs(z * w), np.abs(x * 1j)])
@@ -75,11 +78,12 @@ def main():
         w = specials_of(n, nans=False)[::-1].copy()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            show_all(f"{n} specials", [z * w, z + w, z ** 2, np.abs(z), np.abs(w * 2) < 1])
+            show_all(f"{n} specials", [z * w, z + w, z ** 2, np.abs(z), np.abs(w * 2) < 1, z / w, w / z, z / 0])
         print("warnings", [str(c.message) for c in caught])
         with np.errstate(all="ignore"):
             show_all(f"{n} specials ignored", [z * w, w * z, z * 2.5, z * 1j, z * z, z ** 2, np.square(w), -z,
-                                               z - w, np.abs(z), np.abs(w), np.abs(z * w), z * x_of(n)])
+                                               z - w, np.abs(z), np.abs(w), np.abs(z * w), z * x_of(n), z / w, w / z,
+                                               z / z[::-1], w / 0, 1 / w, z / x_of(n)])
     z = rng.standard_normal((100, 200)) + 1j * rng.standard_normal((100, 200))
     w = rng.standard_normal(200) + 1j * rng.standard_normal(200)
     show_all("broadcast row", [z * w, z + w[None, :], np.abs(z - w)])
