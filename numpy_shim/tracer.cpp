@@ -2092,7 +2092,8 @@ int complex_step(Trace& trace, Op op, const Shape& shape, int a, int b, int c, c
   node.dtype = node.compute = DType::kFloat64;
   const jit::OpKind kind = jit::op_info(op).kind;
   const bool gives_bool = op == Op::equal || op == Op::not_equal || op == Op::isnan || op == Op::logical_or ||
-                          op == Op::logical_and || op == Op::logical_not || op == Op::signaling_greater_equal;
+                          op == Op::logical_and || op == Op::logical_not || op == Op::signaling_greater_equal ||
+                          op == Op::isinf || op == Op::isfinite;
   if (gives_bool) node.dtype = DType::kBool;
   if (op == Op::logical_or || op == Op::logical_and || op == Op::logical_not) node.compute = DType::kBool;
   node.shape = shape;
@@ -2292,7 +2293,8 @@ bool numpy_would_elide(int nb_op, bool left, PyObject* o, const ComplexOperand& 
 }
 
 // Records a complex operation: `op` (add, subtract, multiply, divide,
-// square, negative, positive, absolute) over the operands, computing the result of
+// square, negative, positive, absolute, equal, not_equal, isnan, isinf,
+// isfinite) over the operands, computing the result of
 // `form`, which also passes `last_argument` (z ** 2's exponent) where there
 // is one. nullptr without exception when not recorded.
 PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form, const Location& where,
@@ -2366,6 +2368,15 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     case Op::negative: result = {step(Op::negative, a.re), step(Op::negative, a.im)}; break;
     case Op::positive: result = a; break;
     case Op::absolute: last = complex_magnitude(*trace, shape, a, where); break;
+    // NumPy's loops: both parts equal; either differs; either part NaN or
+    // infinite; both finite (quiet compares, as NumPy's).
+    case Op::equal: last = step(Op::logical_and, step(Op::equal, a.re, b.re), step(Op::equal, a.im, b.im)); break;
+    case Op::not_equal:
+      last = step(Op::logical_or, step(Op::not_equal, a.re, b.re), step(Op::not_equal, a.im, b.im));
+      break;
+    case Op::isnan: last = step(Op::logical_or, step(Op::isnan, a.re), step(Op::isnan, a.im)); break;
+    case Op::isinf: last = step(Op::logical_or, step(Op::isinf, a.re), step(Op::isinf, a.im)); break;
+    case Op::isfinite: last = step(Op::logical_and, step(Op::isfinite, a.re), step(Op::isfinite, a.im)); break;
     default: return nullptr;
   }
   if (last < 0) {
@@ -2456,14 +2467,22 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
 
 [[gnu::noinline]] PyObject* record_compare(int compare, PyObject* lhs, PyObject* rhs, const Location& where) {
   const Op op = compare_op(compare);
-  Operand a, b;
-  if (op == Op::input || !classify(lhs, a) || !classify(rhs, b)) return nullptr;
-  if (a.weak != Weak::kNone && b.weak != Weak::kNone) return nullptr;
   EagerForm form;
   form.kind = EagerForm::Kind::kCompare;
   form.operator_code = compare;
   form.reports_at_call_site = true;
   form.ufunc_name = jit::op_info(op).name;
+  if (is_complex_operand(lhs) || is_complex_operand(rhs)) {
+    if (op != Op::equal && op != Op::not_equal) {  // NumPy's order of complex values is its own
+      refuse(EagerReason::k_complex_op);
+      return nullptr;
+    }
+    PyObject* operands[2] = {lhs, rhs};
+    return record_complex(op, operands, 2, std::move(form), where);
+  }
+  Operand a, b;
+  if (op == Op::input || !classify(lhs, a) || !classify(rhs, b)) return nullptr;
+  if (a.weak != Weak::kNone && b.weak != Weak::kNone) return nullptr;
   const Operand* ops[] = {&a, &b};
   return record_elementwise(op, ops, 2, std::move(form), where, nullptr);
 }
@@ -2515,7 +2534,8 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
       if (std::any_of(args, args + nargs, is_complex_operand)) {
         const Op op = entry.op;
         if (op != Op::add && op != Op::subtract && op != Op::multiply && op != Op::divide && op != Op::square &&
-            op != Op::negative && op != Op::positive && op != Op::absolute) {
+            op != Op::negative && op != Op::positive && op != Op::absolute && op != Op::equal &&
+            op != Op::not_equal && op != Op::isnan && op != Op::isinf && op != Op::isfinite) {
           refuse(EagerReason::k_complex_op);
           return nullptr;
         }

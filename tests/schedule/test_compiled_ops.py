@@ -265,6 +265,8 @@ COMPLEX_EXPRESSIONS = [
     "1.0 / (z - (0.3 - 0.2j)) + z ** 2",
     "np.divide(z2.T, x[:100]) * 2j",
     "np.abs(z / (x + 1j)) > 1",
+    "(z * 2 == w) | np.isnan(z * w) | (z != 1j)",
+    "np.isfinite(1 / (z - x)) & ~np.isinf(w)",
 ]
 
 

@@ -1,7 +1,8 @@
 # complex128 element-wise work, which kernels compute as real and imaginary
 # parts: +, -, * (NumPy's products, rounded as its loop for this CPU rounds
 # them), / (NumPy's Smith division, divisors of zero, NaN and infinite
-# parts among them), squares (z ** 2, np.square), negation, np.abs (NumPy's own
+# parts among them), == and !=, isnan, isinf, isfinite, squares (z ** 2,
+# np.square), negation, np.abs (NumPy's own
 # algorithm: infinities, NaNs with and without payloads, zeros, subnormal
 # and huge parts), with float, integer, float32 and bool arrays, Python and
 # NumPy complex scalars; tails, broadcasts, strided, reversed and transposed
@@ -57,6 +58,8 @@ def forms(n, z, w):
     show_all(f"{n} products", [z * w, w * z, z * x, x * z, z * 2.5, z * 1j, 1j * x, z * (2 - 3j), z * z])
     show_all(f"{n} quotients", [z / w, w / z, z / x, x / z, z / 2.5, 1 / z, z / 1j, 1j / x, z / (2 - 3j),
                                 (z - w) / (z + w), np.divide(z, w), np.true_divide(j, z), 1.0 / (z - (0.3 - 0.2j))])
+    show_all(f"{n} compares", [z == w, z != w, z == x, x != z, np.equal(z, 2.5), np.not_equal(w, np.conj(z)),
+                               z * 2 == w, np.isnan(z), np.isinf(w / 1e-300), np.isfinite(z * w)])
     show_all(f"{n} squares", [z ** 2, np.square(w), (z - w) ** 2])
     show_all(f"{n} negation", [-z, +w, -(z * w)])
     show_all(f"{n} abs", [np.abs(z), np.absolute(w), np.abs(z * w), np.abs(x * 1j)])
@@ -78,7 +81,8 @@ def main():
         w = specials_of(n, nans=False)[::-1].copy()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            show_all(f"{n} specials", [z * w, z + w, z ** 2, np.abs(z), np.abs(w * 2) < 1, z / w, w / z, z / 0])
+            show_all(f"{n} specials", [z * w, z + w, z ** 2, np.abs(z), np.abs(w * 2) < 1, z / w, w / z, z / 0,
+                                       z == w, z != z, np.isnan(z), np.isinf(z), np.isfinite(w), np.isnan(z / w)])
         print("warnings", [str(c.message) for c in caught])
         with np.errstate(all="ignore"):
             show_all(f"{n} specials ignored", [z * w, w * z, z * 2.5, z * 1j, z * z, z ** 2, np.square(w), -z,
