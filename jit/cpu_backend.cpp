@@ -191,7 +191,8 @@ void read_every_other_where_lying(const KernelCompiler& compiler, const LoopNest
   for (std::size_t i = 0; i < run.inputs.size(); ++i) {
     LoopInput& in = run.inputs[i];
     in.every_other = elementwise && in.gather_shape.empty() && !in.strides.empty() &&
-                     in.strides.back() == 2 * itemsize(in.dtype) && compiler.reads_every_other(nest, static_cast<int>(i));
+                     in.strides.back() == 2 * itemsize(in.dtype) &&
+                     compiler.reads_every_other(nest, static_cast<int>(i));
   }
 }
 

@@ -735,7 +735,9 @@ struct Loop {
       const int step = inputs[i].every_other ? 2 * size : size;  // as the kernel reads it
       const char* src = static_cast<const char*>(slots[i]) + full * lanes * step;
       char* dst = s.tail_in[i];
-      for (int k = 0; k < lanes; ++k) std::memcpy(dst + k * step, src + std::min<std::int64_t>(k, rem - 1) * step, size);
+      for (int k = 0; k < lanes; ++k) {
+        std::memcpy(dst + k * step, src + std::min<std::int64_t>(k, rem - 1) * step, size);
+      }
       tail[i] = dst;
     }
     for (std::size_t o = 0; o < nout + ordered; ++o) tail[nin + o] = s.tail_out[o];

@@ -111,6 +111,7 @@ enum class Combine : std::uint8_t { kNone, kAdd, kMultiply, kMin, kMax, kArgMin,
   X(fma, kTernary, 3, false, false, kNone)        \
   X(fms, kTernary, 3, false, false, kNone)        \
   X(signaling_greater_equal, kBinary, 2, false, false, kNone) \
+  X(conjugate, kUnary, 1, true, false, kNone)     \
   X(complex, kBinary, 2, true, false, kNone)      \
   X(clip, kTernary, 3, false, false, kNone)       \
   X(astype, kCast, 1, false, false, kNone)        \

@@ -2293,8 +2293,8 @@ bool numpy_would_elide(int nb_op, bool left, PyObject* o, const ComplexOperand& 
 }
 
 // Records a complex operation: `op` (add, subtract, multiply, divide,
-// square, negative, positive, absolute, equal, not_equal, isnan, isinf,
-// isfinite) over the operands, computing the result of
+// square, negative, positive, conjugate, absolute, equal, not_equal,
+// isnan, isinf, isfinite) over the operands, computing the result of
 // `form`, which also passes `last_argument` (z ** 2's exponent) where there
 // is one. nullptr without exception when not recorded.
 PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form, const Location& where,
@@ -2366,6 +2366,7 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     case Op::divide: result = complex_quotient(*trace, shape, a, b, where); break;
     case Op::square: result = complex_product(*trace, shape, a, a, where); break;
     case Op::negative: result = {step(Op::negative, a.re), step(Op::negative, a.im)}; break;
+    case Op::conjugate: result = {a.re, step(Op::negative, a.im)}; break;  // NumPy's: the sign bit flipped
     case Op::positive: result = a; break;
     case Op::absolute: last = complex_magnitude(*trace, shape, a, where); break;
     // NumPy's loops: both parts equal; either differs; either part NaN or
@@ -2534,8 +2535,8 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
       if (std::any_of(args, args + nargs, is_complex_operand)) {
         const Op op = entry.op;
         if (op != Op::add && op != Op::subtract && op != Op::multiply && op != Op::divide && op != Op::square &&
-            op != Op::negative && op != Op::positive && op != Op::absolute && op != Op::equal &&
-            op != Op::not_equal && op != Op::isnan && op != Op::isinf && op != Op::isfinite) {
+            op != Op::negative && op != Op::positive && op != Op::conjugate && op != Op::absolute &&
+            op != Op::equal && op != Op::not_equal && op != Op::isnan && op != Op::isinf && op != Op::isfinite) {
           refuse(EagerReason::k_complex_op);
           return nullptr;
         }

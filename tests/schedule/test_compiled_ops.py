@@ -74,6 +74,8 @@ EXPRESSIONS = [
     "(i + 1).astype(np.uint32)",
     "(u >> 3).astype(np.uint32)",
     "(u ^ v).astype(np.int32)",
+    "np.conjugate(x) * 2 + np.conj(j)",
+    "np.conj(x > 0) & (y < 0)",
 ]
 
 # Integer absolute values (the most negative value stays itself) and clips
@@ -267,6 +269,7 @@ COMPLEX_EXPRESSIONS = [
     "np.abs(z / (x + 1j)) > 1",
     "(z * 2 == w) | np.isnan(z * w) | (z != 1j)",
     "np.isfinite(1 / (z - x)) & ~np.isinf(w)",
+    "z * np.conj(w) + np.conjugate(x)",
 ]
 
 

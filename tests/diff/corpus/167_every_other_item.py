@@ -33,15 +33,16 @@ def main():
         i = rng.integers(-2**62, 2**62, n)
         k = rng.integers(-2**31, 2**31 - 1, n, dtype=np.int32, endpoint=True)
         u = rng.integers(0, 2**32 - 1, n, dtype=np.uint32, endpoint=True)
-        show_each(f"{n} integers", [i[::2] * 3 + i[1::2][:1], k[::2] + k[1::2][0], (u[1::2] >> 3) ^ u[::2][: len(u[1::2])],
-                               np.where(k[::2] > 0, k[::2], -k[::2])])
+        show_each(f"{n} integers", [i[::2] * 3 + i[1::2][:1], k[::2] + k[1::2][0],
+                                    (u[1::2] >> 3) ^ u[::2][: len(u[1::2])], np.where(k[::2] > 0, k[::2], -k[::2])])
         show_each(f"{n} masks", [np.where((x > 0) & (y < 1) | np.isnan(y), x, y),
                             (x > y) != ~(y >= 0), np.where(~(x < 0) ^ (y > x), 1.0, y) * 2,
                             (x[::2] == x[::2]) | (y[::2] <= 0)])
     pairs = rng.standard_normal((5001, 2))
     show_each("columns", [pairs[:, 0] * pairs[:, 1], np.hypot(pairs[:, 0], 2.0), pairs[:, 1] > pairs[:, 0]])
     grid = rng.standard_normal((301, 403))
-    show_each("grid", [grid[:, ::2] * 2, grid[:300:2, 1::2] + grid[1::2, :402:2], grid.T[::2] - 1, grid[:, ::2] + grid[:1, ::2]])
+    show_each("grid", [grid[:, ::2] * 2, grid[:300:2, 1::2] + grid[1::2, :402:2], grid.T[::2] - 1,
+                       grid[:, ::2] + grid[:1, ::2]])
     z = rng.standard_normal((301, 403)) + 1j * rng.standard_normal((301, 403))
     show_each("complex parts", [z.real * 2 + z.imag, z.imag[:, 1:] - z.real[:, :-1], np.abs(z) > 1.25,
                            z.T.real + z[:, 0].imag, z * (1 - 2j) + z.real])
