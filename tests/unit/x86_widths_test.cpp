@@ -735,18 +735,19 @@ const Op kFloatUnary[] = {Op::negative, Op::positive, Op::absolute, Op::sqrt,  O
                           Op::floor,    Op::ceil,     Op::trunc,    Op::rint,  Op::isnan,  Op::isinf,
                           Op::isfinite, Op::sin,      Op::cos,      Op::tan,   Op::exp,    Op::exp2,
                           Op::expm1,    Op::log,      Op::log2,     Op::log10, Op::log1p,  Op::logical_not,
-                          Op::arcsin,   Op::arccos,   Op::arctan,   Op::sinh,  Op::cosh,   Op::tanh};
+                          Op::arcsin,   Op::arccos,   Op::arctan,   Op::sinh,  Op::cosh,   Op::tanh,
+                          Op::conjugate};
 
 const Op kFloatBinary[] = {Op::add,       Op::subtract,   Op::multiply,   Op::divide,        Op::minimum,
                            Op::maximum,   Op::equal,      Op::not_equal,  Op::less,          Op::less_equal,
                            Op::greater,   Op::greater_equal, Op::logical_and, Op::logical_or, Op::logical_xor,
-                           Op::power,     Op::arctan2,    Op::floor_divide, Op::remainder};
+                           Op::power,     Op::arctan2,    Op::floor_divide, Op::remainder, Op::signaling_greater_equal};
 
 bool gives_bool(Op o) {
   switch (o) {
     case Op::isnan: case Op::isinf: case Op::isfinite: case Op::logical_not: case Op::equal: case Op::not_equal:
     case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal: case Op::logical_and:
-    case Op::logical_or: case Op::logical_xor:
+    case Op::logical_or: case Op::logical_xor: case Op::signaling_greater_equal:
       return true;
     default: return false;
   }
