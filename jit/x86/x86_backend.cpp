@@ -1254,6 +1254,30 @@ class KernelBuilder {
       return true;
     }
     // Integer lanes.
+    if (k_masks_) {
+      // AVX-512's compares into k registers, signed or unsigned as the lanes
+      // hold the values (extended as their type is).
+      int predicate = -1;  // vpcmp's: EQ, LT, LE, NE, NLT (>=), NLE (>)
+      switch (node.op) {
+        case Op::equal: predicate = 0; break;
+        case Op::less: predicate = 1; break;
+        case Op::less_equal: predicate = 2; break;
+        case Op::not_equal: predicate = 4; break;
+        case Op::greater_equal: predicate = 5; break;
+        case Op::greater: predicate = 6; break;
+        default: break;
+      }
+      if (predicate >= 0) {
+        const x86::KReg k = cc_.newKw();
+        if (is_unsigned(c)) {
+          w ? cc_.vpcmpuq(k, a.reg, b.reg, predicate) : cc_.vpcmpud(k, a.reg, b.reg, predicate);
+        } else {
+          w ? cc_.vpcmpq(k, a.reg, b.reg, predicate) : cc_.vpcmpd(k, a.reg, b.reg, predicate);
+        }
+        values_[index] = {x86::Vec(), Repr::kMask, DType::kBool, k};
+        return true;
+      }
+    }
     auto gt = [&](const x86::Vec& x, const x86::Vec& y) {
       if (is_unsigned(c)) {  // compared signed with their top bits flipped
         const x86::Vec top = broadcast_int(w ? std::numeric_limits<std::int64_t>::min()

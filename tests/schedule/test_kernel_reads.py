@@ -5,9 +5,9 @@
   (a complex array's parts, x[::2], a column of an (n, 2) array) are read
   where they lie by AVX2 and AVX-512 kernels, whose key marks such an input
   `e`; SSE2 kernels take them packed by the driver;
-- AVX-512 kernels keep float compares, the logic on them and the blends
-  they choose in k registers, widening none into lanes where no use needs
-  lanes."""
+- AVX-512 kernels keep compares (of floats, and of integers signed or
+  unsigned), the logic on them and the blends they choose in k registers,
+  widening none into lanes where no use needs lanes."""
 import re
 
 import pytest
@@ -32,6 +32,7 @@ EVERY_OTHER_EXPRESSIONS = [
 MASK_EXPRESSIONS = {
     "np.where((x > 0) & (y < 1) | np.isnan(y), x, y)": ["kandw", "korw"],
     "(x > y) != ~(y >= 0)": ["kxorw", "knotw", "vmovdqu8"],
+    "np.where((j > 3) & (u < v) | (i32 != 0), x, y)": ["vpcmpq", "vpcmpuq", "kandw", "korw"],
 }
 
 KERNEL_LINE = re.compile(r"\[npython:output_code\] kernel \(([^,]+),")
