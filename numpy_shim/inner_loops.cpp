@@ -28,6 +28,11 @@ jit::NumpyLoop loop_of(PyUFuncObject* ufunc, int type_num) {
 
 }  // namespace
 
+jit::NumpyLoop inner_loop_of(PyObject* ufunc, int type_num) {
+  if (!ufunc || std::strcmp(Py_TYPE(ufunc)->tp_name, "numpy.ufunc") != 0) return {};
+  return loop_of(reinterpret_cast<PyUFuncObject*>(ufunc), type_num);
+}
+
 void register_inner_loops(PyObject* numpy) {
   for (int i = 0; i < jit::kOpCount; ++i) {
     const auto op = static_cast<jit::Op>(i);

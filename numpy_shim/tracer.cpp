@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cfenv>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -24,6 +25,7 @@
 #include "numpy_shim/default_float.h"
 #include "numpy_shim/diagnostics.h"
 #include "numpy_shim/errstate.h"
+#include "numpy_shim/inner_loops.h"
 #include "numpy_shim/py_ref.h"
 #include "numpy_shim/region_runner.h"
 #include "numpy_shim/sites.h"
@@ -2218,49 +2220,39 @@ void smith_quotient(const double* x, const double* y, double* out) {
 // Whether NumPy's complex division is the one complex_quotient records:
 // its results, bit for bit, on quotients that tell its versions and builds
 // apart (a product and sum rounded once, special cases for NaNs and
-// infinities, which NumPy 2.5 has), asked of NumPy's own divide once,
-// under np.errstate(all="ignore").
+// infinities, which NumPy 2.5 has), asked of NumPy's own inner loop once,
+// called directly: no Python code runs (which could end the region being
+// recorded) and no warning is issued; the floating-point flags it raises
+// are put back as they were.
 bool numpy_divides_complex_as_recorded() {
   static int same = -1;
   if (same >= 0) return same == 1;
   same = 0;
+  const jit::NumpyLoop loop = inner_loop_of(numpy_attr("divide"), NPY_CDOUBLE);
+  if (!loop.function) {
+    PyErr_Clear();
+    return false;
+  }
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  const double cases[][4] = {
-      {1.1, -2.3, 0.7, 0.3}, {1.0 / 3, 2.0 / 7, 1.0 / 9, -1.0 / 11}, {3.3, 1e-3, -0.2, 5.5},
-      {1 + std::ldexp(1.0, -27), 1.0, 1.0, 1 - std::ldexp(1.0, -27)}, {1e300, 1e300, 1e-300, 1e-300},
-      {5, 7, 0, 2}, {-0.0, 0.0, -0.0, 1.0}, {1, 1, 0, 0}, {0, 0, -0.0, 0}, {inf, nan, inf, inf},
-      {nan, 0, 0, 0}, {inf, 1, 2, 3}, {1, 1, inf, 1}, {2, -3, 1, nan}};
-  const npy_intp n = sizeof cases / sizeof cases[0];
-  PyRef x(PyArray_SimpleNew(1, const_cast<npy_intp*>(&n), NPY_CDOUBLE));
-  PyRef y(PyArray_SimpleNew(1, const_cast<npy_intp*>(&n), NPY_CDOUBLE));
-  PyObject* errstate = numpy_attr("errstate");
-  PyRef kwargs(Py_BuildValue("{s:s}", "all", "ignore"));
-  PyRef args(PyTuple_New(0));
-  if (!x || !y || !errstate || !kwargs || !args) {
-    PyErr_Clear();
-    return false;
-  }
-  auto* xs = static_cast<double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(x.get())));
-  auto* ys = static_cast<double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(y.get())));
-  for (npy_intp k = 0; k < n; ++k) {
-    xs[2 * k] = cases[k][0];
-    xs[2 * k + 1] = cases[k][1];
-    ys[2 * k] = cases[k][2];
-    ys[2 * k + 1] = cases[k][3];
-  }
-  PyRef quiet(PyObject_Call(errstate, args.get(), kwargs.get()));
-  PyRef entered(quiet ? PyObject_CallMethod(quiet.get(), "__enter__", nullptr) : nullptr);
-  PyRef quotient(entered ? PyNumber_TrueDivide(x.get(), y.get()) : nullptr);
-  PyRef left(quiet ? PyObject_CallMethod(quiet.get(), "__exit__", "OOO", Py_None, Py_None, Py_None) : nullptr);
-  if (!quotient || !left || !PyArray_Check(quotient.get())) {
-    PyErr_Clear();
-    return false;
-  }
-  const auto* got = static_cast<const double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(quotient.get())));
-  for (npy_intp k = 0; k < n; ++k) {
+  constexpr int kCases = 14;
+  double xs[kCases][2] = {{1.1, -2.3}, {1.0 / 3, 2.0 / 7}, {3.3, 1e-3}, {1 + std::ldexp(1.0, -27), 1.0},
+                          {1e300, 1e300}, {5, 7}, {-0.0, 0.0}, {1, 1}, {0, 0}, {inf, nan}, {nan, 0}, {inf, 1},
+                          {1, 1}, {2, -3}};
+  double ys[kCases][2] = {{0.7, 0.3}, {1.0 / 9, -1.0 / 11}, {-0.2, 5.5}, {1.0, 1 - std::ldexp(1.0, -27)},
+                          {1e-300, 1e-300}, {0, 2}, {-0.0, 1.0}, {0, 0}, {-0.0, 0}, {inf, inf}, {0, 0}, {2, 3},
+                          {inf, 1}, {1, nan}};
+  double got[kCases][2];
+  char* args[3] = {reinterpret_cast<char*>(xs), reinterpret_cast<char*>(ys), reinterpret_cast<char*>(got)};
+  const std::intptr_t dimensions[1] = {kCases};
+  const std::intptr_t steps[3] = {16, 16, 16};
+  std::fenv_t flags;
+  std::fegetenv(&flags);
+  loop.function(args, dimensions, steps, loop.data);
+  std::fesetenv(&flags);
+  for (int k = 0; k < kCases; ++k) {
     double expected[2];
-    smith_quotient(xs + 2 * k, ys + 2 * k, expected);
-    if (std::memcmp(expected, got + 2 * k, sizeof expected) != 0) return false;
+    smith_quotient(xs[k], ys[k], expected);
+    if (std::memcmp(expected, got[k], sizeof expected) != 0) return false;
   }
   same = 1;
   return true;
