@@ -455,6 +455,26 @@ class Runner {
       for (int input : nodes_[static_cast<std::size_t>(n)].inputs) needs(input);
       for (int arg : trace_.eager[static_cast<std::size_t>(n)].arg_nodes) needs(arg);
     }
+    // Views of a value computed again, and assignments into it, are made
+    // again from the new array (nodes follow their operands): the earlier
+    // ones hold the array computed first, which the program's writes
+    // through such a view would reach instead of the value it is given.
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      const jit::OpKind kind = jit::op_info(nodes_[i].op).kind;
+      if (again[i] || (kind != jit::OpKind::kView && kind != jit::OpKind::kAssign)) continue;
+      for (int input : nodes_[i].inputs) {
+        if (input >= 0 && again[static_cast<std::size_t>(input)]) again[i] = true;
+      }
+      if (again[i]) {
+        work.push_back(static_cast<int>(i));
+        while (!work.empty()) {  // and what they read that is no longer held
+          const int n = work.back();
+          work.pop_back();
+          for (int input : nodes_[static_cast<std::size_t>(n)].inputs) needs(input);
+          for (int arg : trace_.eager[static_cast<std::size_t>(n)].arg_nodes) needs(arg);
+        }
+      }
+    }
     std::vector<int> nodes;
     for (std::size_t i = 0; i < again.size(); ++i) {
       if (!again[i]) continue;
