@@ -1068,13 +1068,28 @@ class Runner {
     }
     std::unordered_map<int, std::vector<int>> orders;  // per member
     std::unordered_map<int, jit::Dims> array_strides;  // per member, as NumPy's array has them
+    // Per step of a NumPy call spelled out in steps (EagerForm::kPartOfCall:
+    // complex work on parts, moments, norms): the strides of the call's
+    // operands it is computed from. NumPy lays the call's result out by
+    // those alone; its steps are no arrays of NumPy's.
+    std::unordered_map<int, std::vector<jit::Dims>> call_operands;
     std::vector<int> order;
     for (int m : group.members) {
       const jit::Node& n = nodes_[m];
       std::vector<jit::Dims> operands;
+      auto add_operand = [&operands](const jit::Dims& d) {
+        if (std::find(operands.begin(), operands.end(), d) == operands.end()) operands.push_back(d);
+      };
       for (int operand : n.inputs) {
-        if (operand >= 0 && strides.count(operand)) operands.push_back(strides[operand]);
+        if (operand < 0 || !strides.count(operand)) continue;
+        const auto of_call = call_operands.find(operand);
+        if (of_call == call_operands.end()) {
+          add_operand(strides[operand]);
+        } else {
+          for (const jit::Dims& d : of_call->second) add_operand(d);
+        }
       }
+      if (trace_.eager[static_cast<std::size_t>(m)].kind == EagerForm::Kind::kPartOfCall) call_operands[m] = operands;
       std::vector<int> dims;
       if (n.op == jit::Op::astype) {  // a new array like its operand (ndarray.astype's order 'K')
         const int from = n.inputs[0];
@@ -1102,6 +1117,12 @@ class Runner {
       own = array_strides[m];
       for (std::size_t d = 0; d < own.size(); ++d) {
         if (n.shape[d] == 1) own[d] = 0;
+      }
+      // A later call on a complex value's parts takes the value's layout.
+      if (n.op == jit::Op::complex) {
+        for (int a = 0; a < 2; ++a) {
+          if (call_operands.count(n.inputs[a])) call_operands[n.inputs[a]] = {own};
+        }
       }
       if (std::find(group.outputs.begin(), group.outputs.end(), m) == group.outputs.end()) continue;
       if (static_cast<int>(n.shape.size()) != rank || (!order.empty() && order != dims)) return {};
