@@ -13,7 +13,12 @@ saying how its values are compared (see `check_values` in the test):
                 astype, floor/ceil/..., // and % by NumPy's formula) and by
                 the functions NumPy computes with algorithms of its own (exp,
                 log, sin, cos, tanh, arctan2, float **), which npython's
-                kernels compute through NumPy's own inner loops
+                kernels compute through NumPy's own inner loops; complex
+                values computed from exact ones (each part bitwise, NaN
+                payloads aside): by + - * /, negation, squares and np.abs,
+                which npython's kernels compute by NumPy's own formulas,
+                and by the functions NumPy computes (exp, sqrt, conj,
+                complex **, min/max, astype...)
   ulp:K         elementwise within K units in the last place (np.spacing of
                 the reference): what relative-error-preserving operations
                 (* / sqrt abs min max where astype, tanh) make of values
@@ -28,8 +33,10 @@ saying how its values are compared (see `check_values` in the test):
   mean:N:K      (N + 2) eps * scale + 2 K eps * scale, where scale is the sum
                 (mean) of |x| over the same axes, which the program also returns
                 (a float16 sum: eps of float32, NumPy's accumulator, plus 2
-                ulps of float16)
-  prod:N:K      within 2 (N + 2 + N K) eps relative
+                ulps of float16); a complex sum's difference in magnitude,
+                its scale the sum of |real part| + |imaginary part|
+  prod:N:K      within 2 (N + 2 + N K) eps relative (complex: 3 for 2, in
+                magnitude)
   norm:N:K      within 2 (N + 2 + 2 K) eps relative
   err           a float computed from a float sum (mean, norm, std...) by
                 element-wise operations and further reductions (x -
@@ -44,13 +51,18 @@ saying how its values are compared (see `check_values` in the test):
                 is not finite (a value that may overflow, be a NaN, or divide
                 by what may be 0)
   approx:B      any other float result computed from inexact values (after
-                a cancellation, say): rtol 1e-2 / 1e-4 / 1e-10 for B = 2 / 4 /
-                8, the size of the least precise float type the error comes
+                a cancellation, say), and complex ones (no ulps bound the parts
+                of a complex product or sum, nor is an error bound written for
+                them) that continuous operations (+ - * /, np.abs, parts, sums)
+                make of inexact values: rtol 1e-2 / 1e-4 / 1e-10 for B = 2 / 4
+                / 8, the size of the least precise float type the error comes
                 from, plus the same times the largest magnitude in the result
-                as atol
+                as atol (complex: in magnitude)
   unchecked     floats that sin, cos, ** or // and % make of inexact values
-                (which can enlarge an ulp of error without bound): only the
-                type, dtype, shape and layout are compared
+                (which can enlarge an ulp of error without bound), and what
+                other complex functions (exp, sqrt and log, lexicographic
+                min/max, **) make of inexact complex values: only the type,
+                dtype, shape and layout are compared
   a trailing ~  the value depends on an inexact one through a discontinuity
                 (a comparison, a conversion to integer, floor, //, argmax,
                 where's condition...); it is compared by the rule before the
@@ -84,9 +96,23 @@ _analyse):
                 exp, divided by its sum), centred squares reduced ((x -
                 x.mean(0)) ** 2 then .sum(0)), z-scores, division by a norm,
                 min-max scaling, as one operation or several in a row
-Of the test's 1200 programs for the default seed, 517 have a nested
-reduction and 447 a reduction consumer (of its 6000, 2482 and 2117; the test
-counts them, see Program.patterns).
+  complex       (in a fifth of the programs: see _program) of complex128
+                values, the inputs' (most of them; their parts drawn apart,
+                some infinite, NaN, zeros of either sign, 1e308 or
+                subnormal) or made of real ones, with complex values, real
+                ones of any dtype, Python complex or np.complex128 scalars:
+                + - * / (operators, np.add ... np.true_divide), negation,
+                z ** 2, np.square, np.abs, .real and .imag, written inside
+                one another (np.abs(z) > 2, z * z + c, 1.0 / (z - c),
+                np.abs(z).sum(1), z.real * 2 + z.imag), ones NumPy computes
+                (np.exp, np.conj, z ** 3, comparisons, astype(np.complex64))
+                or refuses (z // w, z % 2), and the other kinds above of
+                complex values and of their real parts (sums, views, where,
+                assignments, softmax...)
+Of the test's 1200 programs for the default seed, 493 have a nested
+reduction, 411 a reduction consumer and 221 complex values (of its 6000,
+2391, 2092 and 1211; the test counts them, see Program.patterns and
+Program.touches_complex).
 About 60% of the programs have an input of 2048 elements or more (npython
 traces operations on those), some beyond 32768 (where its kernels use several
 threads); the others are small (down to 0-d and empty); inputs have up to 4
@@ -149,6 +175,14 @@ ERR_OPS = {"add", "subtract", "multiply", "divide", "square", "power2", "sqrt", 
            "tanh", "sin", "cos", "negative", "positive", "absolute", "floor", "ceil", "trunc",
            "rint", "minimum", "maximum", "fmin", "fmax", "clip", "where", "astype", "view", "sum",
            "mean", "min", "max", "norm", "std", "var"}
+# Operations whose results move continuously with their complex operands:
+# what they make of inexact ones is within approx's tolerances (relative to
+# the values' magnitudes); what the others make of them (x ** y, exp's cosine
+# of a large imaginary part, sqrt's and log's branch cut, lexicographic min
+# and max...) is not compared.
+COMPLEX_CONTINUOUS_OPS = {"add", "subtract", "multiply", "divide", "negative", "positive",
+                          "absolute", "square", "conjugate", "view", "where", "astype", "sum",
+                          "mean", "prod", "norm", "std", "var"}
 # Reductions the nested and consumer kinds take (with an axis set).
 NESTED_REDUCTIONS = ["sum", "sum", "mean", "mean", "min", "max", "max", "prod", "argmin", "argmax",
                      "any", "all", "std", "var", "norm"]
@@ -164,9 +198,15 @@ PY_BOOL_SCALARS = ["True", "False"]
 NP_SCALARS = ["np.int8(-3)", "np.uint8(200)", "np.int16(1000)", "np.uint16(7)", "np.int32(-7)",
               "np.uint32(4000000000)", "np.int64(5)", "np.uint64(2**63)", "np.float32(0.25)",
               "np.float32(-2.5)", "np.float64(1.5)", "np.float64(-0.0)", "np.bool_(True)"]
+# (in programs with complex values only: see _program)
+COMPLEX_SCALARS = ["1j", "(2-3j)", "(0.5+0j)", "-2j", "complex(-0.0, 1.5)", "complex(0.0, -0.0)",
+                   "complex(float('inf'), 1.0)", "complex(1.0, float('nan'))", "1e308j",
+                   "(1e-310+1j)", "np.complex128(1.5-2j)", "np.complex128(-0.0)",
+                   "np.complex128(3j)", "np.complex128(complex(float('-inf'), 0.5))"]
 
 NAME = re.compile(r"\b[at]\d+\b")
 ERR_NAME = re.compile(r"\be_(t\d+)\b")   # the error bound of a value t<k>
+COMPLEX_TEXT = re.compile(r"\dj\b|complex")   # complex scalars, casts to complex types
 
 # Big enough for npython to trace them (2048+ elements), some beyond 32768
 # (where its kernels start using several threads).
@@ -245,6 +285,12 @@ class Program:
 
     def is_big(self):
         return any(math.prod(i.shape) >= 2048 for i in self.inputs)
+
+    def touches_complex(self):
+        """Whether it has complex inputs, values or scalars."""
+        return any(is_complex(i.dtype) for i in self.inputs) or \
+            any(n.dtype and is_complex(n.dtype) for n in self.nodes) or \
+            any(COMPLEX_TEXT.search(line) for n in self.nodes for line in n.lines)
 
     def restricted(self, keep):
         """The program computing only results `keep` (indices), with the
@@ -327,7 +373,17 @@ def finfo_eps(dtype):
 
 
 def is_float(dtype):
-    return np.dtype(dtype).kind == "f"
+    """Floating point: real or complex (two floats)."""
+    return np.dtype(dtype).kind in "fc"
+
+
+def is_complex(dtype):
+    return np.dtype(dtype).kind == "c"
+
+
+def float_size(dtype):
+    """The size of dtype's floats (a complex value's parts)."""
+    return np.dtype(dtype).itemsize // (2 if is_complex(dtype) else 1)
 
 
 def convert_ulps(k, from_dtype, to_dtype):
@@ -340,9 +396,10 @@ def convert_ulps(k, from_dtype, to_dtype):
 def combine_bound(op, operands, out_dtype, reduced=1, err_ok=False):
     """Error bound of an operation's result from its operands' bounds:
     ("E",) exact, ("R", k, b) within k ulps of out_dtype, ("S", op, n, k) a
-    float sum, ("B",) within the bound the program computes alongside (see
-    error_text), ("A", b) approximate, ("U",) unbounded; b is the size of
-    the least precise float type the error comes from; ("I", k, t) integers
+    float or complex sum, ("B",) within the bound the program computes
+    alongside (see error_text), ("A", b) approximate, ("U",) unbounded; b is
+    the size of the least precise float type the error comes from (of a
+    complex type: its parts' floats); ("I", k, t) integers
     converted from floats of type t within k ulps (used as exact, and
     tainted, by what reads them).
     operands: list of (bound, dtype) of the value operands; err_ok: whether
@@ -359,7 +416,9 @@ def combine_bound(op, operands, out_dtype, reduced=1, err_ok=False):
     inexact = any(b[0] != "E" for b in bounds)
     if any(b[0] == "U" for b in bounds):
         return ("U",)
-    if err_ok and any(b[0] in "SB" for b in bounds) and all(b[0] in "ERSB" for b in bounds):
+    complex_ = any(is_complex(dt) for _, dt in operands) or is_complex(out_dtype)
+    if err_ok and not complex_ and any(b[0] in "SB" for b in bounds) and \
+            all(b[0] in "ERSB" for b in bounds):
         # A sum's error is an absolute one (a cancellation leaves it whole,
         # x - x.mean(0) say), which no tolerance relative to the result
         # bounds: the program computes it.
@@ -372,10 +431,14 @@ def combine_bound(op, operands, out_dtype, reduced=1, err_ok=False):
         return ("R", k, min(b[2] for b in bounds if b[0] == "R"))
     if inexact and op in AMPLIFYING_OPS:
         return ("U",)
-    origin = min([np.dtype(out_dtype).itemsize] +
-                 [np.dtype(dt).itemsize for b, dt in operands if b[0] != "E" and is_float(dt)] +
+    origin = min([float_size(out_dtype)] +
+                 [float_size(dt) for b, dt in operands if b[0] != "E" and is_float(dt)] +
                  [b[2] for b in bounds if b[0] == "R"] + [b[1] for b in bounds if b[0] == "A"])
     approx = ("A", origin)
+    if inexact and complex_:
+        # No ulps bound a complex value's parts (those of a product or a sum
+        # may cancel), nor is an error bound written for one.
+        return approx if op in COMPLEX_CONTINUOUS_OPS else ("U",)
     if any(b[0] in ("A", "S", "B") for b in bounds):
         return approx
     ks = [convert_ulps(b[1], dt, out_dtype) if b[0] == "R" else 0 for b, dt in operands]
@@ -584,6 +647,8 @@ class _Builder:
             return self.pick(["half", "half", "rare", "most"])
         if kind in "iu":
             return self.pick(["small", "small", "mid", "full"])
+        if kind == "c":
+            return self.pick(["normal", "ints", "special", "special", "wide"])
         return self.pick(["normal", "normal", "ints", "special", "wide"])
 
     def make_input(self, name, full, first, dtype):
@@ -639,7 +704,7 @@ class _Builder:
         return self.pick(self.pick(
             [tuple(PY_INT_SCALARS), tuple(PY_INT_SCALARS), tuple(PY_FLOAT_SCALARS),
              tuple(PY_FLOAT_SCALARS), tuple(PY_BOOL_SCALARS), tuple(NP_SCALARS),
-             tuple(NP_SCALARS)]))
+             tuple(NP_SCALARS)] + [tuple(COMPLEX_SCALARS)] * (2 if self.complex else 0)))
 
     def array(self):
         names = self.live
@@ -997,6 +1062,73 @@ class _Builder:
         return "setitem", (target, index, value), operands, {"assign": condition, "source": source,
                                                            "scaled": "*" in value}
 
+    def complex_op(self):
+        """An operation of a complex value (a live one, or a real one and a
+        complex scalar where there is none): + - * / (operators and
+        np.add... np.true_divide) with a complex or real value or scalar,
+        negation, z ** 2, np.square, np.abs, a part (.real, np.imag...),
+        such operations written inside one another (np.abs(z) > 2, z * z + c,
+        1.0 / (z - c), np.abs(z).sum(axis)), or one that NumPy computes (or
+        refuses: //, %)."""
+        zs = [n for n in self.live if is_complex(self.dtypes[n])]
+        if not zs:
+            a, c = self.array(), self.pick(COMPLEX_SCALARS)
+            return "multiply", f"{a} * {c}", [a, c], None
+        z = zs[-1] if self.chance(50) else self.pick(zs)
+        what = self.pick(["arith"] * 6 + ["unary"] * 3 + ["part"] * 2 + ["inside"] * 2 +
+                         ["numpy"] * 2)
+        if what == "arith":
+            # The other operand: a complex scalar, a real one, or a value of any dtype.
+            w = self.pick(COMPLEX_SCALARS) if self.chance(30) else self.operand(20)
+            a, b = (z, w) if self.chance(65) else (w, z)
+            if self.chance(60):
+                sym = self.pick(["+", "-", "*", "/"])
+                return BINARY_OPERATORS[sym], f"{a} {sym} {b}", [a, b], None
+            name = self.pick(["add", "subtract", "multiply", "divide", "true_divide"])
+            op = "divide" if name == "true_divide" else name
+            return op, f"np.{name}({a}, {b})", [a, b], None
+        if what == "unary":
+            op, form = self.pick([("negative", "-{}"), ("negative", "np.negative({})"),
+                                  ("positive", "+{}"), ("power2", "{} ** 2"),
+                                  ("square", "np.square({})"), ("absolute", "np.abs({})"),
+                                  ("absolute", "np.absolute({})"), ("absolute", "abs({})")])
+            return op, form.format(z), [z, "2"] if op == "power2" else [z], None
+        if what == "part":
+            form = self.pick(["{}.real", "{}.imag", "np.real({})", "np.imag({})"])
+            return "view", form.format(z), [z], {"view": form}
+        if what == "numpy":
+            w = self.pick(zs + COMPLEX_SCALARS)
+            forms = [("exp", f"np.exp({z})", [z]), ("sqrt", f"np.sqrt({z})", [z]),
+                     ("log", f"np.log({z})", [z]), ("tanh", f"np.tanh({z})", [z]),
+                     ("conjugate", f"np.conj({z})", [z]), ("conjugate", f"{z}.conjugate()", [z]),
+                     ("power", f"{z} ** 3", [z, "3"]), ("maximum", f"np.maximum({z}, {w})", [z, w]),
+                     ("isnan", f"np.isnan({z})", [z]), ("equal", f"{z} == {w}", [z, w]),
+                     ("less", f"{z} < {w}", [z, w]), ("floor_divide", f"{z} // {w}", [z, w]),
+                     ("remainder", f"{z} % 2", [z, "2"]),
+                     ("astype", f"{z}.astype(np.complex64)", [z]),
+                     ("astype", f"{z}.astype(np.float64)", [z])]
+            op, text, operands = forms[self.integer(0, len(forms) - 1)]
+            return op, text, operands, None
+        rank = len(self.shapes[z])
+        c = self.pick(COMPLEX_SCALARS) if self.chance(50) else self.operand(20)
+        magnitude = Sub("absolute", f"np.abs({z})", (z,))
+        form = self.integer(0, 4)
+        if form == 0:
+            return _as_op(Sub("greater", f"{magnitude.text} > 2.0", (magnitude, "2.0")))
+        if form == 1:
+            return _as_op(self.reduce_sub(magnitude, rank, ["sum", "max", "mean", "min"])[0])
+        if form == 2:
+            square = Sub("multiply", f"{z} * {z}", (z, z))
+            return _as_op(Sub("add", f"{square.text} + {c}", (square, c)))
+        if form == 3:
+            diff = Sub("subtract", f"{z} - {c}", (z, c))
+            return _as_op(Sub("divide", f"1.0 / ({diff.text})", ("1.0", diff)))
+        # The parts worked on as floats (docs/kernels.md's example).
+        real = Sub("view", f"{z}.real", (z,), {"view": "{}.real"})
+        imag = Sub("view", f"{z}.imag", (z,), {"view": "{}.imag"})
+        twice = Sub("multiply", f"{real.text} * 2", (real, "2"))
+        return _as_op(Sub("add", f"{twice.text} + {imag.text}", (twice, imag)))
+
     def one_op(self):
         """(op name, text, operands, extra) of the next operation: extra is
         "inplace" (text: target, operator, operand), an assignment's dict
@@ -1006,7 +1138,10 @@ class _Builder:
             return _as_op(self.plan.pop(0)())
         kind = self.pick(["binop"] * 6 + ["ufunc2"] * 3 + ["ufunc1"] * 4 + ["where"] * 2 +
                          ["astype"] * 2 + ["reduce"] * 3 + ["norm", "unary", "inplace", "clip", "moment"] +
-                         ["view"] * 2 + ["assign"] * 2 + ["nested", "consumer", "chain"])
+                         ["view"] * 2 + ["assign"] * 2 + ["nested", "consumer", "chain"] +
+                         ["complex"] * (10 if self.complex else 0))
+        if kind == "complex":
+            return self.complex_op()
         if kind in ("nested", "consumer", "chain"):
             if kind == "consumer":
                 v = self.ranked(1)
@@ -1167,7 +1302,10 @@ def _analyse(b, env, e, name=None):
     if e.op in SUM_OPS or e.op in ("std", "var"):
         src = np.asarray(args[0].value)
         reduced = src.size // max(np.asarray(value).size, 1) if src.size else 0
-    err_ok = e.op in ERR_OPS and all(a.err is not None for a in args)
+    # (no error bound is written for complex values, nor for what is computed
+    # from them: see combine_bound)
+    complex_ = is_complex(dtype) or any(is_complex(a.dtype) for a in args)
+    err_ok = e.op in ERR_OPS and not complex_ and all(a.err is not None for a in args)
     bound = combine_bound(e.op, [(a.bound, a.dtype) for a in args], dtype, reduced, err_ok)
     taint = tainted(e.op, [(a.bound, a.dtype, a.taint) for a in args], dtype,
                     (cond.bound, cond.dtype, cond.taint) if cond else None)
@@ -1177,7 +1315,7 @@ def _analyse(b, env, e, name=None):
         err = "0"
     elif bound[0] == "R":
         err = _err_call("ulp", result, bound[1])
-    elif bound[0] in "SB":
+    elif bound[0] in "SB" and not complex_:
         err = error_text(e.op, result, [(primary(a.text), a.bound, a.err) for a in args],
                          e.details, reduced)
     everything = args + ([cond] if cond else [])
@@ -1223,6 +1361,9 @@ def _program(draw):
     n_inputs = draw(st.integers(1, 4))
     same_dtype = b.chance(35)
     first_dtype = b.pick(DTYPES)
+    # A fifth of the programs work on complex values: complex inputs (most
+    # of them), complex scalars and operations of their own (complex_op).
+    b.complex = b.chance(20)
     inputs = []
     env = {}
     b.live, b.shapes, b.dtypes, b.bounds, b.tainted = [], {}, {}, {}, set()
@@ -1230,6 +1371,8 @@ def _program(draw):
     b.errs, b.sources, b.plan, b.values = set(), {}, [], {}
     for k in range(n_inputs):
         dtype = first_dtype if (k == 0 or same_dtype) else b.pick(DTYPES)
+        if b.complex and b.chance(60 if k == 0 else 40):
+            dtype = "complex128"
         inp = b.make_input(f"a{k}", full, k == 0, dtype)
         inputs.append(inp)
         dummy = np.ones(inp.shape if inp.view != "bcast" else (), dtype=dtype)
@@ -1325,8 +1468,11 @@ def _program(draw):
             fn = "np.sum" if op == "sum" else "np.mean"
             src = operands[0] if isinstance(operands[0], str) else operands[0].text
             kw = extra.get("kw")
-            node.reduce_call = (f"{fn}(np.abs(np.asarray({src}, dtype=np.float64))"
-                                f"{', ' + kw if kw else ''})")
+            # (of complex values: |real part| + |imaginary part|, which bounds
+            # the sum of both parts' errors)
+            magnitude = (f"_abs_parts({src})" if is_complex(dtype) else
+                         f"np.abs(np.asarray({src}, dtype=np.float64))")
+            node.reduce_call = f"{fn}({magnitude}{', ' + kw if kw else ''})"
         if op == "astype" and bound[0] == "I" and plain:
             # The floats converted, for the integers' tolerance (int:K:T).
             node.reduce_call = f"np.asarray({operands[0]}, dtype=np.float64)"
@@ -1403,6 +1549,17 @@ def _data(rng, shape, dtype, kind):
         else:
             lo, hi = int(info.min), int(info.max)
         return np.asarray(rng.integers(lo, hi, size=shape, dtype=dt, endpoint=True))
+    if dt.kind == "c":
+        # Real and imaginary parts drawn apart, as float64 values of the kind;
+        # special ones have huge and subnormal parts too.
+        parts = [_data(rng, shape, "float64", kind) for _ in range(2)]
+        if kind == "special":
+            extremes = np.array([1e308, -1e308, 2.2250738585072014e-308, 5e-324, -1e-310])
+            pick = rng.integers(0, len(extremes), size=(2,) + shape)
+            parts = [np.where(rng.random(shape) < 0.05, extremes[p], x) for p, x in zip(pick, parts)]
+        z = np.empty(shape, dt)
+        z.real, z.imag = parts   # (not x + 1j * y: 1j * inf has a NaN real part)
+        return z
     if kind == "ints":
         x = rng.integers(-4, 4, size=shape, endpoint=True).astype(dt)
     elif kind == "wide":
@@ -1419,6 +1576,11 @@ def _data(rng, shape, dtype, kind):
 
 def _abs(x):
     return np.abs(np.asarray(x, dtype=np.float64))
+
+
+def _abs_parts(x):
+    z = np.asarray(x, dtype=np.complex128)
+    return np.abs(z.real) + np.abs(z.imag)
 
 
 def _rounding(r):

@@ -8,14 +8,15 @@ Python and NumPy scalars, reductions with every kind of axis, assignments
 through masks and basic indices (`t[t > 0] = 1`, `t[1:] = t[:-1]`), nested
 reductions over random axis sets (`x.sum((0, 2)).max(-1)`) and element-wise
 consumers of reductions (`x - x.max(axis=1, keepdims=True)`, softmax,
-centred squares summed); the test fails if fewer than a fifth of 500 or more
-programs have either of these two patterns, and reports how many have. Each
-program is a function run inside try/except, under np.errstate(all='ignore')
-or with NumPy's default error handling (whose warnings go to stderr); it
-prints its exception, or for every result its type, dtype, shape, strides (of
-the dimensions longer than 1: its memory layout), a digest of its bytes, the
-bytes themselves when small, and the rule its values are compared by (see
-program_gen's docstring).
+centred squares summed), and complex values (`np.abs(z * z + c) > 2`,
+`z.real / x`); the test fails if fewer than a fifth of 500 or more programs
+have either of the two patterns, or fewer than a tenth complex values, and
+reports how many have. Each program is a function run inside try/except,
+under np.errstate(all='ignore') or with NumPy's default error handling
+(whose warnings go to stderr); it prints its exception, or for every result
+its type, dtype, shape, strides (of the dimensions longer than 1: its memory
+layout), a digest of its bytes, the bytes themselves when small, and the
+rule its values are compared by (see program_gen's docstring).
 
 Programs are run in batches, one script per batch, once under python3 and once
 under npython (concurrently). Per program: the exception (type and message),
@@ -260,11 +261,15 @@ def check_values(ref, got, scale=None):
             tol = int(k) * np.spacing(np.abs(source).astype(float_type)).astype(np.float64) + 1
         bad = in_range & (np.abs(ref - b.astype(np.float64)) > tol)
         return _mismatches(a, b, bad, f"within {k} ulps of {float_type}, plus 1", tol)
-    if a.dtype.kind != "f" or tag == "bits":
-        if a.dtype.kind == "f":
+    if a.dtype.kind not in "fc" or tag == "bits":
+        if a.dtype.kind in "fc":
             # Bitwise, but any NaN equals any NaN (NumPy itself gives NaNs of
-            # either sign depending on the loop that made them).
-            same = (a.view(f"u{a.itemsize}") == b.view(f"u{a.itemsize}")) | (np.isnan(a) & np.isnan(b))
+            # either sign depending on the loop that made them): a complex
+            # value's real and imaginary parts each.
+            same = np.ones(a.shape, bool)
+            for p, q in ((a.real, b.real), (a.imag, b.imag)) if a.dtype.kind == "c" else ((a, b),):
+                u = f"u{p.itemsize}"
+                same &= (p.view(u) == q.view(u)) | (np.isnan(p) & np.isnan(q))
         else:
             # (booleans too: a byte other than 0 or 1 is a wrong result)
             same = a.view(f"u{a.itemsize}") == b.view(f"u{a.itemsize}")
@@ -275,9 +280,12 @@ def check_values(ref, got, scale=None):
 
 
 def _check_floats(a, b, tag, scale):
+    # (complex values: their differences' and their own magnitudes, and the
+    # classes of both parts where they are not finite)
     eps = float(np.finfo(a.dtype).eps)
     tiny = float(np.finfo(a.dtype).smallest_subnormal)
-    ra, rb = a.astype(np.float64), b.astype(np.float64)
+    wide = np.complex128 if a.dtype.kind == "c" else np.float64
+    ra, rb = a.astype(wide), b.astype(wide)
     finite = np.isfinite(ra) & np.isfinite(rb)
     kind, _, rest = tag.partition(":")
     skip = np.zeros(a.shape, bool)
@@ -305,16 +313,21 @@ def _check_floats(a, b, tag, scale):
     elif kind in ("prod", "norm"):
         n, k = (int(v) for v in rest.split(":"))
         rel = (n + 2 + n * k) if kind == "prod" else (n + 2 + 2 * k)
-        tol = 2 * rel * eps * np.abs(ra) + (n + 2) * tiny
+        # (each complex product is within sqrt(5) / 2 eps of exact, not
+        # half an eps: 3 for 2)
+        tol = (3 if a.dtype.kind == "c" else 2) * rel * eps * np.abs(ra) + (n + 2) * tiny
     else:  # approx:B
         rtol = {2: 1e-2, 4: 1e-4, 8: 1e-10}[int(rest) if rest else a.itemsize]
-        top = np.max(np.abs(ra[np.isfinite(ra)]), initial=0.0)
-        tol = rtol * (np.abs(ra) + top)
+        magnitude = np.abs(ra)
+        top = np.max(magnitude[np.isfinite(magnitude)], initial=0.0)
+        tol = rtol * (magnitude + top)
     diff = np.abs(ra - rb)
     # Non-finite values must be the same (NaN, +inf or -inf), except where a
     # sum's scale overflowed.
-    same_class = (np.isnan(ra) == np.isnan(rb)) & (np.isposinf(ra) == np.isposinf(rb)) & \
-                 (np.isneginf(ra) == np.isneginf(rb))
+    same_class = np.ones(a.shape, bool)
+    for p, q in ((ra.real, rb.real), (ra.imag, rb.imag)):
+        same_class &= (np.isnan(p) == np.isnan(q)) & (np.isposinf(p) == np.isposinf(q)) & \
+            (np.isneginf(p) == np.isneginf(q))
     bad = ~skip & ((~finite & ~same_class) | (finite & (diff > tol)))
     return _mismatches(a, b, bad, tag, tol)
 
@@ -578,10 +591,14 @@ def test_random_programs_match_python3(tmp_path):
     # Programs with each pattern program_gen aims at: a fifth at least (a
     # third or more have each; fewer means the generator lost them).
     patterns = collections.Counter(x for p in programs for x in p.patterns())
+    complex_ = sum(1 for p in programs if p.touches_complex())
     if len(programs) >= 500:
         for pattern in PATTERNS:
             assert patterns[pattern] >= len(programs) // 5, \
                 f"only {patterns[pattern]} of {len(programs)} programs have a {pattern}"
+        # (about a fifth touch complex values)
+        assert complex_ >= len(programs) // 10, \
+            f"only {complex_} of {len(programs)} programs have complex values"
 
     indexed = list(enumerate(programs))
     batches = [indexed[k:k + BATCH_SIZE] for k in range(0, len(indexed), BATCH_SIZE)]
@@ -602,7 +619,7 @@ def test_random_programs_match_python3(tmp_path):
     elapsed = time.monotonic() - start
     harness.report(
         f"random programs: {len(programs)} programs ({traced} with an input of 2048+ elements; "
-        f"{sse2} with SSE2 kernels; "
+        f"{sse2} with SSE2 kernels; {complex_} with complex values; "
         f"{', '.join(f'{patterns[x]} with a {x}' for x in PATTERNS)}) "
         f"in {len(batches)} batches, {len(failures)} differ; {STATS['within tolerance']} "
         f"results not bitwise equal but within their tolerance, {STATS['unchecked']} not "
