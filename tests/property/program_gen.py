@@ -1062,6 +1062,14 @@ class _Builder:
         return "setitem", (target, index, value), operands, {"assign": condition, "source": source,
                                                            "scaled": "*" in value}
 
+    def one_complex_value(self, v):
+        """Whether `v` is a complex 0-d value or scalar, whose np.square is
+        not drawn: NumPy's own square of one complex value depends on whether
+        np.square ran before in the process (its first call rounds as its
+        SIMD loop does, later ones apart), and npython, which squares arrays
+        itself, may make it NumPy's first."""
+        return self.shapes[v] == () and is_complex(self.dtypes[v])
+
     def complex_op(self):
         """An operation of a complex value (a live one, or a real one and a
         complex scalar where there is none): + - * / (operators and
@@ -1092,6 +1100,8 @@ class _Builder:
                                   ("positive", "+{}"), ("power2", "{} ** 2"),
                                   ("square", "np.square({})"), ("absolute", "np.abs({})"),
                                   ("absolute", "np.absolute({})"), ("absolute", "abs({})")])
+            if op == "square" and self.one_complex_value(z):
+                op, form = "negative", "np.negative({})"
             return op, form.format(z), [z, "2"] if op == "power2" else [z], None
         if what == "part":
             form = self.pick(["{}.real", "{}.imag", "np.real({})", "np.imag({})"])
@@ -1167,6 +1177,8 @@ class _Builder:
         if kind == "ufunc1":
             name = self.pick(UNARY_UFUNCS)
             a = self.array()
+            if name == "square" and self.one_complex_value(a):
+                name = "negative"
             return name, f"np.{name}({a})", [a], None
         if kind == "unary":
             sym = self.pick(["-", "-", "~"])
