@@ -449,12 +449,15 @@ class Runner {
       again[static_cast<std::size_t>(node)] = true;
       work.push_back(node);
     };
-    while (!work.empty()) {
-      const int n = work.back();
-      work.pop_back();
-      for (int input : nodes_[static_cast<std::size_t>(n)].inputs) needs(input);
-      for (int arg : trace_.eager[static_cast<std::size_t>(n)].arg_nodes) needs(arg);
-    }
+    auto read_again = [&] {  // what the work reads that is no longer held, computed again with it
+      while (!work.empty()) {
+        const int n = work.back();
+        work.pop_back();
+        for (int input : nodes_[static_cast<std::size_t>(n)].inputs) needs(input);
+        for (int arg : trace_.eager[static_cast<std::size_t>(n)].arg_nodes) needs(arg);
+      }
+    };
+    read_again();
     // Views of a value computed again, and assignments into it, are made
     // again from the new array (nodes follow their operands): the earlier
     // ones hold the array computed first, which the program's writes
@@ -465,15 +468,9 @@ class Runner {
       for (int input : nodes_[i].inputs) {
         if (input >= 0 && again[static_cast<std::size_t>(input)]) again[i] = true;
       }
-      if (again[i]) {
-        work.push_back(static_cast<int>(i));
-        while (!work.empty()) {  // and what they read that is no longer held
-          const int n = work.back();
-          work.pop_back();
-          for (int input : nodes_[static_cast<std::size_t>(n)].inputs) needs(input);
-          for (int arg : trace_.eager[static_cast<std::size_t>(n)].arg_nodes) needs(arg);
-        }
-      }
+      if (!again[i]) continue;
+      work.push_back(static_cast<int>(i));
+      read_again();
     }
     std::vector<int> nodes;
     for (std::size_t i = 0; i < again.size(); ++i) {
