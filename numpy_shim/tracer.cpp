@@ -2170,10 +2170,10 @@ int complex_magnitude(Trace& trace, const Shape& shape, ComplexParts z, const Lo
 // where several meet (found against NumPy over every combination of
 // zeros, infinities, NaNs of other payloads and signs, and ordinary and
 // extreme values): the two branches' real sums have theirs the other way
-// round, so both are computed and the branch's taken. Where the divisor is 0 the steps
-// take operands that raise no flags, but 1 / 0 (scl, +inf): a * scl is
-// a / +0, its bits and flags, and that divide-by-zero NumPy may not
-// raise (0 / 0 and inf / 0 do not) only makes NumPy compute the region
+// round, so both are computed and the branch's taken. Where the divisor
+// is 0 the steps take operands that raise no flags, but 1 / 0 (scl, +inf):
+// a * scl is a / +0, its bits and flags, and that divide-by-zero NumPy may
+// not raise (0 / 0 and inf / 0 do not) only makes NumPy compute the region
 // again. Elsewhere every step is NumPy's, on NumPy's operands.
 ComplexParts complex_quotient(Trace& trace, const Shape& shape, ComplexParts x, ComplexParts y,
                               const Location& where) {
@@ -2284,11 +2284,23 @@ bool numpy_would_elide(int nb_op, bool left, PyObject* o, const ComplexOperand& 
          !PyArray_CHKFLAGS(a, NPY_ARRAY_WRITEBACKIFCOPY);
 }
 
-// Records a complex operation: `op` (add, subtract, multiply, divide,
-// square, negative, positive, conjugate, absolute, equal, not_equal,
-// isnan, isinf, isfinite) over the operands, computing the result of
-// `form`, which also passes `last_argument` (z ** 2's exponent) where there
-// is one. nullptr without exception when not recorded.
+// The complex operations record_complex records, whether an operator or a
+// ufunc call spells them; NumPy computes the others (complex ordering
+// compares among them: NumPy's order of complex values is its own).
+bool records_complex(Op op) {
+  switch (op) {
+    case Op::add: case Op::subtract: case Op::multiply: case Op::divide: case Op::square: case Op::negative:
+    case Op::positive: case Op::conjugate: case Op::absolute: case Op::equal: case Op::not_equal:
+    case Op::isnan: case Op::isinf: case Op::isfinite:
+      return true;
+    default: return false;
+  }
+}
+
+// Records a complex operation, `op` (records_complex), over the operands,
+// computing the result of `form`, which also passes `last_argument` (z **
+// 2's exponent) where there is one. nullptr without exception when not
+// recorded.
 PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form, const Location& where,
                          PyObject* last_argument = nullptr) {
   ComplexOperand xs[2];
@@ -2418,7 +2430,7 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     // z ** 2 is NumPy's square (its scalar power shortcut); in-place
     // operators write the program's array.
     const bool squares = op == Op::power && PyLong_CheckExact(rhs) && PyLong_AsLong(rhs) == 2;
-    if (in_place || (op != Op::add && op != Op::subtract && op != Op::multiply && op != Op::divide && !squares)) {
+    if (in_place || (!records_complex(op) && !squares)) {
       PyErr_Clear();
       refuse(EagerReason::k_complex_op);
       return nullptr;
@@ -2466,7 +2478,7 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
   form.reports_at_call_site = true;
   form.ufunc_name = jit::op_info(op).name;
   if (is_complex_operand(lhs) || is_complex_operand(rhs)) {
-    if (op != Op::equal && op != Op::not_equal) {  // NumPy's order of complex values is its own
+    if (!records_complex(op)) {
       refuse(EagerReason::k_complex_op);
       return nullptr;
     }
@@ -2526,9 +2538,7 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
       if (nargs != arity || nkw != 0) return nullptr;
       if (std::any_of(args, args + nargs, is_complex_operand)) {
         const Op op = entry.op;
-        if (op != Op::add && op != Op::subtract && op != Op::multiply && op != Op::divide && op != Op::square &&
-            op != Op::negative && op != Op::positive && op != Op::conjugate && op != Op::absolute &&
-            op != Op::equal && op != Op::not_equal && op != Op::isnan && op != Op::isinf && op != Op::isfinite) {
+        if (!records_complex(op)) {
           refuse(EagerReason::k_complex_op);
           return nullptr;
         }

@@ -1084,18 +1084,13 @@ class KernelBuilder {
     Value a, b, cond, c3;
     const int arity = op_info(node.op).arity;
     if (node.op == Op::where) {
+      if (!operand(node.inputs[1], c, a) || !operand(node.inputs[2], c, b)) return false;
       x86::Vec r = vc_.new_vec();
+      x86::KReg k;
+      if (k_masks_ ? !mask_in_k(node.inputs[0], k) : !operand(node.inputs[0], DType::kBool, cond)) return false;
       if (k_masks_) {
-        x86::KReg k;
-        if (!mask_in_k(node.inputs[0], k) || !operand(node.inputs[1], c, a) || !operand(node.inputs[2], c, b)) {
-          return false;
-        }
         vc_.blend(r, b.reg, a.reg, VectorCode::Mask{k, {}}, bits_);
       } else {
-        if (!operand(node.inputs[0], DType::kBool, cond) || !operand(node.inputs[1], c, a) ||
-            !operand(node.inputs[2], c, b)) {
-          return false;
-        }
         vc_.blend(r, b.reg, a.reg, cond.reg, bits_);
       }
       values_[index] = {r, a.repr, c};
