@@ -411,6 +411,18 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
   numpy_shim::UnaryOperator unary = numpy_shim::UnaryOperator::kNegative;
   PyObject* attr_name = nullptr;
   ActiveFrame active(localsplus, code->co_nlocalsplus);
+  // The one slot of the frame's variables that holds `o` (null: none or
+  // several), where an assignment into an array only it names may leave a
+  // lazy value instead (trace_store_subscript).
+  auto only_local_naming = [localsplus, code](PyObject* o) -> PyObject** {
+    PyObject** found = nullptr;
+    for (int i = 0; i < code->co_nlocalsplus; ++i) {
+      if (localsplus[i] != o) continue;
+      if (found) return nullptr;
+      found = &localsplus[i];
+    }
+    return found;
+  };
 
 #define TOP() (sp[-1])
 #define SECOND() (sp[-2])
@@ -783,7 +795,8 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
 
       TARGET(STORE_SUBSCR) {
         if (numpy_shim::g_live_lazies) {
-          const int stored = numpy_shim::trace_store_subscript(SECOND(), TOP(), THIRD(), LOCATION());
+          const int stored =
+              numpy_shim::trace_store_subscript(SECOND(), TOP(), THIRD(), LOCATION(), only_local_naming(SECOND()));
           if (stored < 0) goto error;
           if (stored > 0) {
             Py_DECREF(POP());

@@ -154,6 +154,31 @@ bool classify(PyObject* o, Operand& out) {
   return false;
 }
 
+// A complex128 array or pending value, as the prototype of a *_like call
+// (its shape, dtype and whether it is lazy; the complex recording alone
+// reads its values).
+bool complex_array_or_lazy(PyObject* o, Operand& out) {
+  if (is_lazy(o)) {
+    Trace* trace = trace_of(o);
+    const jit::Node& node = trace->region.nodes[node_of(o)];
+    if (trace->done || trace != pending_trace() || node.dtype != DType::kComplex128) return false;
+    out.lazy = true;
+    out.shape = node.shape;
+  } else if (Py_TYPE(o) == &PyArray_Type) {
+    auto* a = reinterpret_cast<PyArrayObject*>(o);
+    const PyArray_Descr* descr = PyArray_DESCR(a);
+    if (descr->type_num != NPY_CDOUBLE || !PyArray_ISNBO(descr->byteorder) || PyDataType_METADATA(descr)) return false;
+    out.shape.assign(PyArray_DIMS(a), PyArray_DIMS(a) + PyArray_NDIM(a));
+  } else {
+    return false;
+  }
+  out.object = o;
+  out.dtype = DType::kComplex128;
+  out.size = jit::element_count(out.shape);
+  out.descr = reinterpret_cast<PyObject*>(PyArray_DescrFromType(NPY_CDOUBLE));
+  return true;
+}
+
 // Whether an object may start or extend a region: a lazy value, or an
 // array big enough to trace. Everything else is answered here, before any
 // work, so that small-array code pays next to nothing.
@@ -367,6 +392,19 @@ int add_node(Trace& trace, jit::Node node, EagerForm form, const Location& where
   return index;
 }
 
+// A complex128 value over its parts' float64 nodes `re` and `im`, computed
+// through NumPy as `form` says.
+int complex_value_node(Trace& trace, const Shape& shape, int re, int im, EagerForm form, const Location& where) {
+  jit::Node value;
+  value.op = Op::complex;
+  value.dtype = DType::kComplex128;
+  value.compute = DType::kFloat64;
+  value.shape = shape;
+  value.inputs[0] = re;
+  value.inputs[1] = im;
+  return add_node(trace, std::move(value), std::move(form), where);
+}
+
 // Whether the operand is a Python int of 0 or more.
 bool is_non_negative_int(const Operand& operand) {
   if (operand.weak != Weak::kInt) return false;
@@ -451,8 +489,9 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
     return nullptr;
   }
   form.scalar_math = scalar_math;
+  const bool lazy_target = in_place_target && is_lazy(in_place_target);
   if (in_place_target && (result != operands[0]->dtype || shape != operands[0]->shape)) return nullptr;
-  if (!in_place_target && allocation_refused(shape, result)) return nullptr;
+  if (!lazy_target && allocation_refused(shape, result)) return nullptr;
   std::shared_ptr<Trace> trace = open_trace();
   if (trace->region.nodes.size() > kMaxRegionNodes) {
     if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
@@ -467,13 +506,16 @@ PyObject* record_elementwise(Op op, const Operand* const* operands, int n, Eager
   form.arg_nodes.assign(node.inputs, node.inputs + n);
   form.constants.assign(n, nullptr);
   const int index = add_node(*trace, std::move(node), std::move(form), where);
-  if (in_place_target) {
+  if (lazy_target) {
     // The target stays what it was: NumPy's in-place operator gives a 0-d
     // array back as itself, not as a scalar.
     trace->eager[index].gives_scalar = trace->eager[node_of(in_place_target)].gives_scalar;
     retarget_lazy(in_place_target, index);
     return Py_NewRef(in_place_target);
   }
+  // An array only the program's name for it holds becomes the new value
+  // (the interpreter stores the operator's result under that name).
+  if (in_place_target) trace->eager[index].gives_scalar = false;
   return new_lazy(trace, index);
 }
 
@@ -848,6 +890,29 @@ EagerForm like_call_on_lazy(PyObject* callable, const CallArgs& call, const Oper
   return eager;
 }
 
+// A 0-d array of `dtype` holding `value` (converted in C, as NumPy's
+// setitem converts a Python number).
+PyObject* zero_d_of(DType dtype, double value_f, std::int64_t value_i) {
+  PyObject* a = PyArray_SimpleNew(0, nullptr, typenum_of(dtype));
+  if (!a) return nullptr;
+  void* data = PyArray_DATA(reinterpret_cast<PyArrayObject*>(a));
+  switch (dtype) {
+    case DType::kFloat64: std::memcpy(data, &value_f, 8); break;
+    case DType::kFloat32: {
+      const auto f = static_cast<float>(value_f);
+      std::memcpy(data, &f, 4);
+      break;
+    }
+    case DType::kInt32: {
+      const auto i = static_cast<std::int32_t>(value_i);
+      std::memcpy(data, &i, 4);
+      break;
+    }
+    default: std::memcpy(data, &value_i, 8); break;
+  }
+  return a;
+}
+
 // np.zeros, ones, full and their *_like forms: a `full` node broadcasting
 // a 0-d value over the result's shape, which kernels read as a constant.
 // The 0-d value is made by the same function called with shape () (or a
@@ -874,10 +939,12 @@ PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, 
   if (running_trace() || !state_allows_tracing()) return nullptr;
   Operand prototype;
   Shape shape;
+  const bool complex_prototype = like && complex_array_or_lazy(call.positional[0], prototype);
   if (like) {
     // The result takes the prototype's layout: C order for a lazy value
     // that comes out so, or a C-contiguous array.
-    if (!classify(call.positional[0], prototype) || prototype.weak != Weak::kNone || prototype.numpy_scalar) {
+    if (!complex_prototype &&
+        (!classify(call.positional[0], prototype) || prototype.weak != Weak::kNone || prototype.numpy_scalar)) {
       return nullptr;
     }
     if (prototype.lazy) {
@@ -895,9 +962,15 @@ PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, 
   }
   PyObject* fill = full ? (call.positional.size() > 1 ? call.positional[1] : call.keyword("fill_value")) : nullptr;
   Operand fill_operand;
-  if (full && (!fill || !classify(fill, fill_operand) || fill_operand.lazy ||
-               (fill_operand.weak == Weak::kNone && !fill_operand.numpy_scalar) ||
-               fill_may_warn(fill_operand, fill_target(like, call, prototype, fill_operand)))) {
+  // A complex fill makes a complex array, quietly, where no dtype is named
+  // (a real prototype's dtype would discard its imaginary part, warning).
+  const bool complex_fill = fill && (PyComplex_CheckExact(fill) || PyArray_IsScalar(fill, CDouble)) &&
+                            (!like || complex_prototype) && call.positional.size() <= 2 &&
+                            !call.keyword("dtype");
+  if (full && !complex_fill &&
+      (!fill || !classify(fill, fill_operand) || fill_operand.lazy ||
+       (fill_operand.weak == Weak::kNone && !fill_operand.numpy_scalar) ||
+       fill_may_warn(fill_operand, fill_target(like, call, prototype, fill_operand)))) {
     return nullptr;
   }
 
@@ -927,9 +1000,46 @@ PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, 
     PyErr_Clear();  // the program's own call says what is wrong
     return nullptr;
   }
+  auto eager_call = [&] {
+    return like && prototype.lazy ? like_call_on_lazy(callable, call, prototype)
+                                  : creation_call(callable, call, default_float);
+  };
+  const bool zero_d_array =
+      Py_TYPE(value) == &PyArray_Type && PyArray_NDIM(reinterpret_cast<PyArrayObject*>(value)) == 0;
+  if (zero_d_array && PyArray_TYPE(reinterpret_cast<PyArrayObject*>(value)) == NPY_CDOUBLE &&
+      PyArray_ISNBO(PyArray_DESCR(reinterpret_cast<PyArrayObject*>(value))->byteorder)) {
+    // A complex value over two filled float64 parts.
+    double parts[2];
+    std::memcpy(parts, PyArray_DATA(reinterpret_cast<PyArrayObject*>(value)), sizeof parts);
+    Py_DECREF(value);
+    PyRef re(zero_d_of(DType::kFloat64, parts[0], 0)), im(zero_d_of(DType::kFloat64, parts[1], 0));
+    Operand re_operand, im_operand;
+    if (!re || !im || !classify(re.get(), re_operand) || !classify(im.get(), im_operand) ||
+        allocation_refused(shape, DType::kComplex128)) {
+      PyErr_Clear();
+      return nullptr;
+    }
+    std::shared_ptr<Trace> trace = open_trace();
+    if (trace->region.nodes.size() > kMaxRegionNodes) {
+      if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
+      return nullptr;
+    }
+    int filled[2];
+    const Operand* part_values[2] = {&re_operand, &im_operand};
+    for (int k = 0; k < 2; ++k) {
+      jit::Node node;
+      node.op = Op::full;
+      node.dtype = node.compute = DType::kFloat64;
+      node.shape = shape;
+      node.inputs[0] = input_node(*trace, *part_values[k]);
+      EagerForm part;
+      part.kind = EagerForm::Kind::kPartOfCall;
+      filled[k] = add_node(*trace, std::move(node), std::move(part), where);
+    }
+    return new_lazy(trace, complex_value_node(*trace, shape, filled[0], filled[1], eager_call(), where));
+  }
   Operand zero_d;
-  const bool usable = Py_TYPE(value) == &PyArray_Type && PyArray_NDIM(reinterpret_cast<PyArrayObject*>(value)) == 0 &&
-                      classify(value, zero_d);
+  const bool usable = zero_d_array && classify(value, zero_d);
   if (!usable || allocation_refused(shape, zero_d.dtype)) {
     Py_DECREF(value);
     return nullptr;
@@ -942,33 +1052,8 @@ PyObject* record_creation(bool like, PyObject* callable, PyObject* const* args, 
   node.shape = shape;
   node.inputs[0] = input_node(*trace, zero_d);
   Py_DECREF(value);  // the trace holds it
-  EagerForm eager = like && prototype.lazy ? like_call_on_lazy(callable, call, prototype)
-                                            : creation_call(callable, call, default_float);
-  const int index = add_node(*trace, std::move(node), std::move(eager), where);
+  const int index = add_node(*trace, std::move(node), eager_call(), where);
   return new_lazy(trace, index);
-}
-
-// A 0-d array of `dtype` holding `value` (converted in C, as NumPy's
-// setitem converts a Python number).
-PyObject* zero_d_of(DType dtype, double value_f, std::int64_t value_i) {
-  PyObject* a = PyArray_SimpleNew(0, nullptr, typenum_of(dtype));
-  if (!a) return nullptr;
-  void* data = PyArray_DATA(reinterpret_cast<PyArrayObject*>(a));
-  switch (dtype) {
-    case DType::kFloat64: std::memcpy(data, &value_f, 8); break;
-    case DType::kFloat32: {
-      const auto f = static_cast<float>(value_f);
-      std::memcpy(data, &f, 4);
-      break;
-    }
-    case DType::kInt32: {
-      const auto i = static_cast<std::int32_t>(value_i);
-      std::memcpy(data, &i, 4);
-      break;
-    }
-    default: std::memcpy(data, &value_i, 8); break;
-  }
-  return a;
 }
 
 // np.arange with Python int or float bounds, as NumPy's PyArray_ArangeObj
@@ -1135,6 +1220,15 @@ PyObject* record_clip(PyObject* callable, const CallArgs& call, const Location& 
 
 // A float constant of the region (a count, as NumPy's intp divides).
 int constant_node(Trace& trace, double value) {
+  // One node per value (its bits: -0.0 is not 0.0): a kernel holds each of
+  // a region's constants apart, and the driver takes a bounded number.
+  for (std::size_t i = 0; i < trace.region.nodes.size(); ++i) {
+    const jit::Node& known = trace.region.nodes[i];
+    if (known.op == Op::input && known.is_scalar_constant && known.dtype == DType::kFloat64 && !trace.objects[i] &&
+        std::memcmp(&known.constant_float, &value, sizeof value) == 0) {
+      return static_cast<int>(i);
+    }
+  }
   jit::Node node;
   node.op = Op::input;
   node.dtype = node.compute = DType::kFloat64;
@@ -1681,6 +1775,30 @@ bool shares_with_live_views(const Trace& trace, int node, int consumed) {
   return false;
 }
 
+// Whether the array `o`, the left operand of an in-place operator, is held
+// by nothing but the interpreter's stack, one name of the program (a
+// local, a global, an attribute, an item: where the operator's result is
+// stored again) and the open trace, owns its memory and may be
+// written: nothing else can see its memory change, so the operator may
+// give a new value instead, as it would give a lazy value's update.
+bool held_by_one_name(PyObject* o) {
+  if (Py_TYPE(o) != &PyArray_Type) return false;
+  auto* a = reinterpret_cast<PyArrayObject*>(o);
+  if (!PyArray_CHKFLAGS(a, NPY_ARRAY_OWNDATA) || !PyArray_ISWRITEABLE(a) ||
+      PyArray_CHKFLAGS(a, NPY_ARRAY_WRITEBACKIFCOPY)) {
+    return false;
+  }
+  // A weak reference sees the array itself, which would keep its old value.
+  const Py_ssize_t weak_list = Py_TYPE(o)->tp_weaklistoffset;
+  if (weak_list > 0 && *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(o) + weak_list)) return false;
+  Py_ssize_t traced = 0;  // references the trace holds: inputs, and the operands of NumPy calls
+  if (Trace* trace = pending_trace()) {
+    for (const auto& [object, node] : trace->input_nodes) traced += object == o && trace->objects[node] == o;
+    for (const EagerForm& form : trace->eager) traced += std::count(form.constants.begin(), form.constants.end(), o);
+  }
+  return Py_REFCNT(o) == 2 + traced;
+}
+
 // How NumPy takes the value of `x[index] = value`: for a boolean mask as an
 // array of x's dtype (np.asarray with a forced cast), for one element as
 // that element (ndarray's setitem of the dtype), for a part like an array
@@ -1779,20 +1897,32 @@ int assigned_value_node(Trace& trace, const Operand& x, const Operand& v, Assign
 // mask of x's shape with a scalar value is `where(mask, value as NumPy
 // converts it, x)`, which kernels fuse; a basic index is `setitem(x,
 // value)`, which NumPy computes. 1: recorded; 0: not traced; -1: error.
-int record_assignment(PyObject* container, PyObject* key, PyObject* value, const Location& where) {
+//
+// An array the program's local `name` alone holds (held_by_one_name) takes
+// a mask's assignment too: recorded on the array as a region input, and the
+// local then names the result.
+int record_assignment(PyObject* container, PyObject* key, PyObject* value, const Location& where,
+                      PyObject** name = nullptr) {
   Operand x, v;
-  if (!viewable(container, x) || !classify(value, v) || !state_allows_tracing()) return 0;
+  const bool array = name && !is_lazy(container);
+  if (array ? !held_by_one_name(container) || !classify(container, x) || x.shape.empty()
+            : !viewable(container, x)) {
+    return 0;
+  }
+  if (!classify(value, v) || !state_allows_tracing()) return 0;
   std::shared_ptr<Trace> trace = open_trace();
   const int consumed = v.lazy && Py_REFCNT(value) == 1 ? node_of(value) : -1;
-  if (shares_with_live_views(*trace, node_of(container), consumed)) return 0;
+  if (!array && shares_with_live_views(*trace, node_of(container), consumed)) return 0;
   if (trace->region.nodes.size() > kMaxRegionNodes) return flush(Reason::k_size_cap, where, nullptr) < 0 ? -1 : 0;
   jit::Node node;
   node.dtype = node.compute = x.dtype;
   node.shape = x.shape;
   EagerForm form;
   form.kind = EagerForm::Kind::kSetItem;
-  const int target = node_of(container);
-  if (is_lazy(key) || Py_TYPE(key) == &PyArray_Type) {
+  const bool mask_key = is_lazy(key) || Py_TYPE(key) == &PyArray_Type;
+  if (array && !mask_key) return 0;  // a part: the evaluator's store writes it (store_into_array)
+  const int target = array ? input_node(*trace, x) : node_of(container);
+  if (mask_key) {
     Operand mask;
     if (!classify(key, mask) || mask.dtype != DType::kBool || mask.shape != x.shape) return 0;
     if (!v.shape.empty()) return 0;  // an array of values: NumPy's, through materialization
@@ -1818,6 +1948,12 @@ int record_assignment(PyObject* container, PyObject* key, PyObject* value, const
     form.constants = {nullptr, Py_NewRef(key), nullptr};
   }
   const int index = add_node(*trace, std::move(node), std::move(form), where);
+  if (array) {
+    PyObject* result = new_lazy(trace, index);
+    if (!result) return -1;
+    Py_SETREF(*name, result);
+    return 1;
+  }
   retarget_lazy(container, index);
   return 1;
 }
@@ -1871,9 +2007,14 @@ PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& wh
   return record_view(x, std::move(shape), std::move(form), element, where);
 }
 
-int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where) {
+int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where,
+                          PyObject** name) {
   if (running_trace()) return 0;
   if (is_lazy(container)) return record_assignment(container, key, value, where);
+  if (name && Py_TYPE(container) == &PyArray_Type && (is_lazy(key) || Py_TYPE(key) == &PyArray_Type)) {
+    const int recorded = record_assignment(container, key, value, where, name);
+    if (recorded != 0) return recorded;
+  }
   if (is_lazy(value) && Py_TYPE(container) == &PyArray_Type) return store_into_array(container, key, value, where);
   return 0;
 }
@@ -2074,6 +2215,15 @@ bool complex_parts(Trace& trace, const ComplexOperand& x, const Location& where,
                          : r.weak == Weak::kBool ? (r.object == Py_True ? 1.0 : 0.0)
                                                  : static_cast<double>(*python_int64(r.object));
         parts.re = constant_node(trace, v);
+      } else if (!r.lazy && r.shape.empty() && r.dtype != DType::kFloat64) {
+        // A NumPy scalar of another type: its value as a double, the
+        // conversion NumPy's cast makes, folded here rather than a step.
+        PyRef value(PyNumber_Float(r.object));
+        if (!value) {
+          PyErr_Clear();
+          return false;
+        }
+        parts.re = constant_node(trace, PyFloat_AS_DOUBLE(value.get()));
       } else {
         parts.re = input_node(trace, r);
         if (r.dtype != DType::kFloat64) {
@@ -2384,16 +2534,7 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     case Op::isfinite: last = step(Op::logical_and, step(Op::isfinite, a.re), step(Op::isfinite, a.im)); break;
     default: return nullptr;
   }
-  if (last < 0) {
-    jit::Node value;
-    value.op = Op::complex;
-    value.dtype = DType::kComplex128;
-    value.compute = DType::kFloat64;
-    value.shape = shape;
-    value.inputs[0] = result.re;
-    value.inputs[1] = result.im;
-    last = add_node(*trace, std::move(value), EagerForm{}, where);
-  }
+  if (last < 0) last = complex_value_node(*trace, shape, result.re, result.im, EagerForm{}, where);
   // The last node is the program's call, on the operands themselves; the
   // ufunc on them the other way round where NumPy would have elided (the
   // runner's eager operators elide only nodes of the region).
@@ -2414,6 +2555,58 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
   return new_lazy(trace, last);
 }
 
+// np.where(condition, a, b) with a or b complex: where over each part
+// (NumPy's where copies what it picks, a real operand cast to complex
+// first). A bool condition only: NumPy casts others to bool.
+PyObject* record_complex_where(PyObject* callable, PyObject* const* args, const Location& where) {
+  Operand condition;
+  if (is_complex_operand(args[0]) || !classify(args[0], condition) || condition.dtype != DType::kBool ||
+      condition.weak != Weak::kNone) {
+    return nullptr;
+  }
+  ComplexOperand xs[2];
+  const ComplexOperand* ops[2] = {&xs[0], &xs[1]};
+  bool worth = condition.lazy || condition.size >= kMinTracedElements;
+  for (int i = 0; i < 2; ++i) {
+    if (!classify_complex(args[i + 1], xs[i])) return nullptr;
+    worth = worth || xs[i].kind == ComplexOperand::Kind::kLazy || xs[i].size >= kMinTracedElements ||
+            (xs[i].kind == ComplexOperand::Kind::kReal && xs[i].real.lazy);
+  }
+  if (running_trace() || !worth) {
+    refuse(EagerReason::k_small_arrays);
+    return nullptr;
+  }
+  if (!state_allows_tracing() || !gives_complex128(ops, 2)) {
+    refuse(EagerReason::k_complex_op);
+    return nullptr;
+  }
+  Operand shapes[3];
+  const Operand* shape_ops[3] = {&condition, &shapes[1], &shapes[2]};
+  for (int i = 0; i < 2; ++i) shapes[i + 1].shape = xs[i].shape;
+  Shape shape;
+  if (!broadcast(shape_ops, 3, shape) || allocation_refused(shape, DType::kComplex128)) return nullptr;
+  std::shared_ptr<Trace> trace = open_trace();
+  if (trace->region.nodes.size() + 8 > kMaxRegionNodes) {
+    if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
+    return nullptr;
+  }
+  ComplexParts parts[2];
+  for (int i = 0; i < 2; ++i) {
+    if (!complex_parts(*trace, xs[i], where, parts[i])) return nullptr;
+  }
+  const int picks = input_node(*trace, condition);
+  const int re = complex_step(*trace, Op::where, shape, picks, parts[0].re, parts[1].re, where);
+  const int im = complex_step(*trace, Op::where, shape, picks, parts[0].im, parts[1].im, where);
+  EagerForm form;
+  form.kind = EagerForm::Kind::kCall;
+  form.callable = Py_NewRef(callable);
+  for (int i = 0; i < 3; ++i) {
+    const bool lazy = is_lazy(args[i]);
+    form.arg_nodes.push_back(lazy ? node_of(args[i]) : -1);
+    form.constants.push_back(lazy ? nullptr : Py_NewRef(args[i]));
+  }
+  return new_lazy(trace, complex_value_node(*trace, shape, re, im, std::move(form), where));
+}
 
 // The recording halves of the trace_* entry points, kept out of line so
 // that an operation on small arrays, answered by may_trace alone, pays for
@@ -2443,9 +2636,10 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
   Operand a, b;
   if (!classify(lhs, a) || !classify(rhs, b)) return nullptr;
   if (a.weak != Weak::kNone && b.weak != Weak::kNone) return nullptr;
-  // In place, only a pending lazy value can be updated without writing
-  // memory the program can see.
-  if (in_place && (!a.lazy || shares_with_views(*trace_of(lhs), node_of(lhs)))) {
+  // In place, only a pending lazy value, or an array nothing but the
+  // program's one name for it holds, can be updated without writing memory
+  // the program can see.
+  if (in_place && (a.lazy ? shares_with_views(*trace_of(lhs), node_of(lhs)) : !held_by_one_name(lhs))) {
     refuse(EagerReason::k_in_place);
     return nullptr;
   }
@@ -2561,6 +2755,7 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     }
     case CallForm::kWhere: {
       if (nargs != 3 || nkw != 0) return nullptr;
+      if (is_complex_operand(args[1]) || is_complex_operand(args[2])) return record_complex_where(callable, args, where);
       Operand operands[3];
       const Operand* ops[3] = {&operands[0], &operands[1], &operands[2]};
       for (int i = 0; i < 3; ++i) {

@@ -74,9 +74,13 @@ PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& wh
 // (a boolean mask of its shape and a scalar, or a basic index) it is
 // recorded, and the container names the result; a lazy value assigned into
 // part of an array the program holds is computed (the region runs) and,
-// where the region allows, straight into that part. 1: done; 0: not done,
-// the evaluator materializes and assigns; -1: error.
-int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where);
+// where the region allows, straight into that part. An array only the
+// program's local `name` (its one frame slot, or null) holds, assigned a
+// scalar under a boolean mask, is recorded as a lazy value's would be, and
+// the slot then holds the lazy result (nothing else sees the array). 1:
+// done; 0: not done, the evaluator materializes and assigns; -1: error.
+int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where,
+                          PyObject** name);
 // The unbound ndarray method `lazy.name` calls when the tracer traces it
 // (borrowed), else nullptr.
 PyObject* lazy_method(PyObject* lazy, PyObject* name);

@@ -270,6 +270,11 @@ COMPLEX_EXPRESSIONS = [
     "(z * 2 == w) | np.isnan(z * w) | (z != 1j)",
     "np.isfinite(1 / (z - x)) & ~np.isinf(w)",
     "z * np.conj(w) + np.conjugate(x)",
+    "np.where(x > 0, z, w * 2)",
+    "np.where(np.abs(z) > 1, 0, z) + np.where(y < 0, x, 1j)",
+    "np.where(x > y, z, np.float32(2.5)) * w",
+    "np.zeros_like(z) + z * np.ones(n, dtype=complex)",
+    "np.full(n, 1.5 - 2j) * np.full_like(w, -0.0 + 3j) + np.ones_like(z) * 2j",
 ]
 
 

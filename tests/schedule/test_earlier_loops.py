@@ -10,7 +10,7 @@ import harness
 CASES = {
     # (expression of x, passes over x's shape, text the first pass ends with)
     "rescale": ("((x - x.mean()) / (x.std() + 1e-9)) * ((x.max() - x.min()) * 0.5) + (x.max() + x.min()) * 0.5",
-                3, "%15 max %16 min %21 max %22 min"),
+                3, "%14 max %15 min %20 max %21 min"),
     "minmax": ("(x - x.min()) / (x.max() - x.min()) * 2 - 1", 2, "%1 min %3 max %4 min"),
     "rows": ("x / x.max(axis=1, keepdims=True) - x.min(axis=1, keepdims=True)", 2, "%1 max %3 min"),
     "float32 rows": ("x32 - x32.mean(axis=-1, keepdims=True) + x32.max(axis=-1, keepdims=True)", 2,
