@@ -38,6 +38,8 @@ enum class OpKind : std::uint8_t {
               // fill, in0 at i = 0, in1 at i = 1, in0 + i * in2 beyond)
   kAssign,    // the first operand with part of it replaced by the second (x[index] = value),
               // made by NumPy: the index is not the region's to know
+  kProduct,   // the matrix product of two float arrays of 1 or 2 dimensions (matmul, dot, @),
+              // made by the program's own call: NumPy's, through the BLAS it links
 };
 
 // How a reduction (kReduce) combines its operands, from its identity: the
@@ -128,7 +130,8 @@ enum class Combine : std::uint8_t { kNone, kAdd, kMultiply, kMin, kMax, kArgMin,
   X(norm, kNorm, 1, false, false, kNone)          \
   X(view, kView, 1, true, false, kNone)           \
   X(arange, kIndex, 3, false, false, kNone)       \
-  X(setitem, kAssign, 2, false, false, kNone)
+  X(setitem, kAssign, 2, false, false, kNone)    \
+  X(matmul, kProduct, 2, false, false, kNone)
 
 enum class Op : std::uint8_t {
 #define NPY_REGION_OP_ENUM(name, kind, arity, quiet, numpy_loop, combine) name,

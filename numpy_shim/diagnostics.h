@@ -18,7 +18,9 @@ namespace npy::numpy_shim {
 // the user's words, then a hint ("" where the program has nothing to change).
 #define NPY_EAGER_REASONS(X)                                                                          \
   X(not_compiled, "npython does not compile this NumPy function: NumPy runs it", "")                  \
-  X(matrix_product, "npython does not compile matrix products: NumPy runs them with its BLAS library", \
+  X(matrix_product,                                                                                  \
+    "npython records matrix products of two float64 or two float32 arrays of 1 or 2 dimensions "       \
+    "where an operand is pending or a region is open: NumPy computes this one at its call",            \
     "")                                                                                               \
   X(integer_power,                                                                                    \
     "npython leaves `**` on integers to NumPy unless the exponent is a Python int of 0 or more (a "   \

@@ -92,6 +92,7 @@ PyObject* call_binary_operator(int nb_op, PyObject* a, PyObject* b) {
     case NB_XOR: return PyNumber_Xor(a, b);
     case NB_LSHIFT: return PyNumber_Lshift(a, b);
     case NB_RSHIFT: return PyNumber_Rshift(a, b);
+    case NB_MATRIX_MULTIPLY: return PyNumber_MatrixMultiply(a, b);
     default:
       PyErr_SetString(PyExc_SystemError, "npython: operator not in the region vocabulary");
       return nullptr;
@@ -325,11 +326,17 @@ class Runner {
     int flags = 0;
     std::vector<int> raised_by(steps.size(), 0);  // per step, the flags it (or its block run) raised
     // An operation no kernel computes, through NumPy (views and item
-    // assignments are NumPy's to make anyway: not counted).
+    // assignments are NumPy's to make anyway: not counted; matrix products
+    // are the BLAS's, counted apart).
     static Counter& by_numpy = counter("jit.ops_run_by_numpy");
+    static Counter& by_blas = counter("jit.matrix_products");
     auto run_by_numpy = [&](int node, int& raised) {
       const jit::OpKind kind = jit::op_info(nodes_[static_cast<std::size_t>(node)].op).kind;
-      if (kind != jit::OpKind::kView && kind != jit::OpKind::kAssign) by_numpy.add();
+      if (kind == jit::OpKind::kProduct) {
+        by_blas.add();
+      } else if (kind != jit::OpKind::kView && kind != jit::OpKind::kAssign) {
+        by_numpy.add();
+      }
       return run_node(node, &raised, ignored(), false);
     };
     std::size_t next_run = 0;  // of plan.block_runs

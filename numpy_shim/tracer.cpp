@@ -1216,6 +1216,57 @@ PyObject* record_clip(PyObject* callable, const CallArgs& call, const Location& 
   return lazy;
 }
 
+// ---- matrix products ----
+
+// `a @ b`, np.matmul(a, b), np.dot(a, b) and a.dot(b) of two float64 or
+// two float32 arrays of 1 or 2 dimensions, where an operand is pending or
+// a region is open: a node the program's own call computes when the
+// region runs (NumPy's, through the BLAS it links, whose results do not
+// depend on where the operands lie in memory), so that the region goes on
+// and the element-wise work either side of the product stays in kernels.
+// `callable` makes the product (nullptr: the operator), and names it in
+// NumPy's floating-point reports.
+PyObject* record_product(PyObject* lhs, PyObject* rhs, PyObject* callable, const Location& where) {
+  Operand a, b;
+  const bool arrays = classify(lhs, a) && classify(rhs, b) && a.weak == Weak::kNone && b.weak == Weak::kNone;
+  if (!arrays || a.dtype != b.dtype || (a.dtype != DType::kFloat64 && a.dtype != DType::kFloat32) ||
+      a.shape.empty() || b.shape.empty() || a.shape.size() > 2 || b.shape.size() > 2 ||
+      a.shape.back() != b.shape[0] || running_trace() || (!a.lazy && !b.lazy && !pending_trace())) {
+    PyErr_Clear();
+    refuse(EagerReason::k_matrix_product);
+    return nullptr;
+  }
+  Shape shape;
+  if (a.shape.size() == 2) shape.push_back(a.shape[0]);
+  if (b.shape.size() == 2) shape.push_back(b.shape[1]);
+  if (!state_allows_tracing() || allocation_refused(shape, a.dtype)) return nullptr;
+  std::shared_ptr<Trace> trace = open_trace();
+  if (trace->region.nodes.size() + 3 > kMaxRegionNodes) {
+    if (flush(Reason::k_size_cap, where, nullptr) < 0) return nullptr;
+    return nullptr;
+  }
+  jit::Node node;
+  node.op = Op::matmul;
+  node.dtype = node.compute = a.dtype;
+  node.shape = shape;
+  node.inputs[0] = input_node(*trace, a);
+  node.inputs[1] = input_node(*trace, b);
+  EagerForm form;
+  if (callable) {
+    form.kind = EagerForm::Kind::kCall;
+    form.callable = Py_NewRef(callable);
+  } else {
+    form.kind = EagerForm::Kind::kBinaryOperator;
+    form.operator_code = NB_MATRIX_MULTIPLY;
+  }
+  // np.dot and ndarray.dot report as "dot"; the operator and np.matmul as the ufunc.
+  form.ufunc_name = callable && callable != ufunc_of(Op::matmul) ? "dot" : "matmul";
+  form.reports_at_call_site = true;
+  form.arg_nodes = {node.inputs[0], node.inputs[1]};
+  form.constants = {nullptr, nullptr};
+  return new_lazy(trace, add_node(*trace, std::move(node), std::move(form), where));
+}
+
 // ---- variance and standard deviation ----
 
 // A float constant of the region (a count, as NumPy's intp divides).
@@ -2613,9 +2664,10 @@ PyObject* record_complex_where(PyObject* callable, PyObject* const* args, const 
 // none of their set-up.
 [[gnu::noinline]] PyObject* record_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs,
                                                    const Location& where) {
+  if (nb_op == NB_MATRIX_MULTIPLY) return record_product(lhs, rhs, nullptr, where);
   const Op op = operator_op(nb_op);
   if (op == Op::input) {
-    refuse(nb_op % NB_INPLACE_ADD == NB_MATRIX_MULTIPLY ? EagerReason::k_matrix_product : EagerReason::k_not_compiled);
+    refuse(nb_op == NB_INPLACE_MATRIX_MULTIPLY ? EagerReason::k_matrix_product : EagerReason::k_not_compiled);
     return nullptr;
   }
   const bool in_place = nb_op >= NB_INPLACE_ADD;
@@ -2787,6 +2839,12 @@ PyObject* record_complex_where(PyObject* callable, PyObject* const* args, const 
       return record_arange(callable, call, where);
     case CallForm::kLinspace:
       return record_linspace(callable, call, where);
+    case CallForm::kProduct:
+      if (nargs != 2 || nkw != 0) {
+        refuse(EagerReason::k_matrix_product);
+        return nullptr;
+      }
+      return record_product(args[0], args[1], callable, where);
     case CallForm::kNone: break;
   }
   return nullptr;

@@ -86,6 +86,10 @@ Tables build_tables() {
     t.methods[method] = descriptor;
   }
   add_function(np, "clip", CallForm::kClip, jit::Op::clip);
+  add_function(np, "matmul", CallForm::kProduct, jit::Op::matmul);
+  t.ufuncs[static_cast<int>(jit::Op::matmul)] = PyObject_GetAttrString(np, "matmul");  // kept
+  PyErr_Clear();
+  add_function(np, "dot", CallForm::kProduct, jit::Op::matmul);
   const char* const creations[] = {"zeros", "ones", "full", "empty"};
   for (int i = 0; i < 4; ++i) {
     add_function(np, creations[i], CallForm::kCreate, jit::Op::full);
@@ -128,7 +132,8 @@ Tables build_tables() {
   }
   if (ndarray) {
     for (const auto& [name, form, op] : {std::tuple{"astype", CallForm::kAstype, jit::Op::astype},
-                                         std::tuple{"clip", CallForm::kClip, jit::Op::clip}}) {
+                                         std::tuple{"clip", CallForm::kClip, jit::Op::clip},
+                                         std::tuple{"dot", CallForm::kProduct, jit::Op::matmul}}) {
       PyObject* method = PyObject_GetAttrString(ndarray, name);
       if (!method) continue;
       t.callables.emplace(method, VocabularyEntry{form, op});

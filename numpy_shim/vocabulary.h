@@ -25,6 +25,7 @@ enum class CallForm : unsigned char {
   kCreateLike, // np.zeros_like / ones_like (a, dtype=None, ...), np.full_like (a, fill_value, ...)
   kArange,     // np.arange([start,] stop[, step], dtype=None)
   kLinspace,   // np.linspace(start, stop, num=50, endpoint=True, dtype=None)
+  kProduct,    // np.matmul(a, b), np.dot(a, b) and a.dot(b)
 };
 
 // The calls that give views, as functions (np.reshape(a, ...)) or methods.

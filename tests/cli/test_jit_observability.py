@@ -20,7 +20,8 @@ def eager_line(marker):
 
 # The reasons and hints --explain and the fallback log give (numpy_shim/diagnostics.h).
 NOT_COMPILED = "npython does not compile this NumPy function: NumPy runs it"
-MATRIX = "npython does not compile matrix products: NumPy runs them with its BLAS library"
+MATRIX = ("npython records matrix products of two float64 or two float32 arrays of 1 or 2 dimensions "
+          "where an operand is pending or a region is open: NumPy computes this one at its call")
 INT_POWER = ("npython leaves `**` on integers to NumPy unless the exponent is a Python int of 0 or more "
              "(a negative exponent raises an error, depending on the data)")
 INT_POWER_HINT = "hint: a constant exponent (`x ** 3`) or a float array is compiled"
