@@ -28,7 +28,7 @@ namespace {
 constexpr std::int64_t kSpan = 4096;
 static_assert(kNearbyReadElements <= kSpan, "read_nearby outputs are read no further than the next span");
 constexpr std::int64_t kShortRow = 64;  // rows shorter run flat (element-wise) or many to a call (reductions)
-constexpr std::size_t kMaxSlots = 64;           // inputs + outputs + ordered sums of a kernel
+constexpr std::size_t kMaxSlots = kMaxLoopSlots;  // inputs + outputs + ordered sums of a kernel
 constexpr std::int64_t kMaxRowsWork = 1 << 16;  // elements of one call over whole rows (int32 lanes of narrow sums never overflow)
 constexpr std::int64_t kNoRowSteps[kMaxSlots] = {};  // for calls over one row
 constexpr int kFpFlags = kNumpyFpFlags;

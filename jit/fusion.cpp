@@ -505,33 +505,95 @@ std::vector<Step> plan_region(const Region& region, const std::vector<bool>& nee
   }
   close();
   // Inputs and outputs of each group, and whether it is quiet.
-  for (std::size_t s = 0; s < steps.size(); ++s) {
-    if (steps[s].eager) continue;
-    Group& g = steps[s].group;
-    g.quiet = true;
-    for (int m : g.members) {
-      g.quiet = g.quiet && op_info(region.nodes[m].op).quiet;
-      for (int a = 0; a < op_info(seen.nodes[m].op).arity; ++a) {
-        const int in = seen.nodes[m].inputs[a];
-        if (!contains(g.members, in) && !contains(g.inputs, in)) g.inputs.push_back(in);
-      }
-      if (is_reduction(seen.nodes[m])) continue;
-      bool used_outside = leaves[m] || is_reduction(region.nodes[m]);
-      for (std::size_t t = s + 1; t < steps.size() && !used_outside; ++t) {
-        if (steps[t].eager) {
-          const Node& e = region.nodes[steps[t].node];
-          for (int a = 0; a < op_info(e.op).arity; ++a) used_outside = used_outside || e.inputs[a] == m;
-        } else {
-          used_outside = contains(steps[t].group.inputs, m);
-          for (int other : steps[t].group.members) {
-            for (int a = 0; a < op_info(region.nodes[other].op).arity; ++a) {
-              used_outside = used_outside || region.nodes[other].inputs[a] == m;
+  auto wire = [&] {
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      if (steps[s].eager) continue;
+      Group& g = steps[s].group;
+      g.inputs.clear();
+      g.outputs.clear();
+      g.quiet = true;
+      for (int m : g.members) {
+        g.quiet = g.quiet && op_info(region.nodes[m].op).quiet;
+        for (int a = 0; a < op_info(seen.nodes[m].op).arity; ++a) {
+          const int in = seen.nodes[m].inputs[a];
+          if (!contains(g.members, in) && !contains(g.inputs, in)) g.inputs.push_back(in);
+        }
+        if (is_reduction(seen.nodes[m])) continue;
+        bool used_outside = leaves[m] || is_reduction(region.nodes[m]);
+        for (std::size_t t = s + 1; t < steps.size() && !used_outside; ++t) {
+          if (steps[t].eager) {
+            const Node& e = region.nodes[steps[t].node];
+            for (int a = 0; a < op_info(e.op).arity; ++a) used_outside = used_outside || e.inputs[a] == m;
+          } else {
+            used_outside = contains(steps[t].group.inputs, m);
+            for (int other : steps[t].group.members) {
+              for (int a = 0; a < op_info(region.nodes[other].op).arity; ++a) {
+                used_outside = used_outside || region.nodes[other].inputs[a] == m;
+              }
             }
           }
         }
+        if (used_outside) g.outputs.push_back(m);
       }
-      if (used_outside) g.outputs.push_back(m);
     }
+  };
+  wire();
+  // A loop passes a kernel at most kMaxLoopSlots arrays (inputs, outputs,
+  // reductions' results and ordered sums' operands): one that would need
+  // more (a sum of 80 arrays) is cut in two, the second half reading what
+  // the first computes, until every loop fits.
+  auto slots = [&](const Group& g) {
+    std::size_t ordered = 0;
+    for (int r : g.reductions) ordered += sums_in_numpy_order(region.nodes[static_cast<std::size_t>(r)]);
+    return g.inputs.size() + g.outputs.size() + g.reductions.size() + ordered;
+  };
+  for (std::size_t s = 0; s < steps.size();) {
+    Group& g = steps[s].group;
+    if (steps[s].eager || steps[s].chain || slots(g) <= kMaxLoopSlots || g.members.size() < 2) {
+      ++s;
+      continue;
+    }
+    Step second;
+    second.group.shape = g.shape;
+    second.group.fuse_class = g.fuse_class;
+    // Cut near the middle where the fewest values pass from the first part
+    // to the second (each one is written out and read back).
+    auto crossing = [&](std::size_t cut) {
+      std::vector<int> passed;
+      for (std::size_t k = cut; k < g.members.size(); ++k) {
+        const Node& n = seen.nodes[static_cast<std::size_t>(g.members[k])];
+        for (int a = 0; a < op_info(n.op).arity; ++a) {
+          const auto from = std::find(g.members.begin(), g.members.begin() + static_cast<std::ptrdiff_t>(cut), n.inputs[a]);
+          if (from != g.members.begin() + static_cast<std::ptrdiff_t>(cut) && !contains(passed, *from)) passed.push_back(*from);
+        }
+      }
+      return passed.size();
+    };
+    const std::size_t middle = g.members.size() / 2;
+    std::size_t cut = middle;
+    std::size_t fewest = crossing(middle);
+    for (std::size_t d = 1; d <= 8; ++d) {
+      for (std::size_t c : {middle - std::min(d, middle - 1), std::min(middle + d, g.members.size() - 1)}) {
+        const std::size_t passing = crossing(c);
+        if (passing < fewest) fewest = passing, cut = c;
+      }
+    }
+    second.group.members.assign(g.members.begin() + static_cast<std::ptrdiff_t>(cut), g.members.end());
+    g.members.resize(cut);
+    auto moves = [&](int node) { return contains(second.group.members, node); };
+    for (int r : g.reductions) {
+      if (moves(r)) second.group.reductions.push_back(r);
+    }
+    g.reductions.erase(std::remove_if(g.reductions.begin(), g.reductions.end(), moves), g.reductions.end());
+    for (const Fold& f : g.folds) {
+      if (moves(f.node)) second.group.folds.push_back(f);
+    }
+    g.folds.erase(std::remove_if(g.folds.begin(), g.folds.end(), [&](const Fold& f) { return moves(f.node); }),
+                  g.folds.end());
+    second.group.reduced_dims = second.group.reductions.empty() ? 0 : g.reduced_dims;
+    if (g.reductions.empty()) g.reduced_dims = 0;
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(s) + 1, std::move(second));
+    wire();
   }
   return chain_reductions(region, leaves, std::move(steps));
 }

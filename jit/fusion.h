@@ -117,6 +117,10 @@ constexpr std::int64_t kMinFoldRow = 16;
 bool sums_in_numpy_order(const Node& node);
 // The most such sums one group holds (the CPU driver keeps them in fixed arrays).
 constexpr int kMaxOrderedSums = 8;
+// The most arrays a group's loop passes its kernel: inputs, outputs,
+// reductions' results and ordered sums' operands (the CPU driver's call
+// takes them in fixed arrays); plan_region cuts a group that needs more.
+constexpr std::size_t kMaxLoopSlots = 64;
 
 // The reduced-suffix length of a reduction node whose axes are the last
 // dimensions of its input, else -1.
