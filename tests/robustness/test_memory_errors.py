@@ -41,6 +41,25 @@ def f():
         return "caught"
 print(f())
 """,
+    "result discarded": """
+import numpy as np
+def f():
+    try:
+        x = np.zeros((10**6, 10**7))
+        return x + 1
+    except MemoryError:
+        print("caught")
+f()
+print("after")
+""",
+    "empty of the largest size": """
+import numpy as np
+from numpy.testing import assert_raises
+from numpy._core._exceptions import _ArrayMemoryError
+with assert_raises(_ArrayMemoryError):
+    np.empty(np.iinfo(np.intp).max, dtype=np.uint8)
+print("raised")
+""",
     "broadcast product summed": """
 import numpy as np
 def f():
