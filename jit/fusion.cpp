@@ -34,7 +34,8 @@ bool is_constant_input(const Node& node) { return node.op == Op::input && node.s
 // A float op of one of NumPy's own loops that reads a stepped input
 // (Node::stepped): NumPy computes it, from the input as it lies.
 bool numpy_loop_on_stepped(const Region& region, const Node& node) {
-  if (!op_info(node.op).numpy_loop || !is_float(node.compute)) return false;
+  // A complex function's loop is NumPy's scalar code, the same on any layout.
+  if (!op_info(node.op).numpy_loop || !is_float(node.compute) || complex_function_of(node.op)) return false;
   return std::any_of(std::begin(node.inputs), std::end(node.inputs),
                      [&](int in) { return in >= 0 && region.nodes[static_cast<std::size_t>(in)].stepped; });
 }

@@ -1,5 +1,9 @@
 #include "jit/numpy_loops.h"
 
+#include <cfenv>
+#include <cstring>
+#include <vector>
+
 namespace npy::jit {
 namespace {
 
@@ -10,6 +14,50 @@ bool g_fast_math = false;
 int slot_of(Op op, DType dtype) { return static_cast<int>(op) * kLoopTypeCount + loop_type_index(dtype); }
 
 bool takes_loops(DType dtype) { return loop_type_index(dtype) >= 0; }
+
+// A kernel asks for both parts of one complex value, one after the other,
+// with the same operands: the second takes what the first computed, each
+// thread keeping its last call's operands, results and the floating-point
+// flags NumPy's loop raised (raised again, so that a kernel that asks only
+// for the second part reports what NumPy's call reports).
+struct ComplexCall {
+  const char* function = nullptr;
+  std::vector<double> operands;  // interleaved, as NumPy's complex128 loop reads them
+  std::vector<double> results;
+  int flags = 0;
+};
+
+// A part of NumPy's complex128 `loop` of the complex values a[i] + b[i] i,
+// into out[i] (an operand that is one value: the same in every element).
+void run_complex_part(Op op, const NumpyLoop& loop, double* out, const double* a, const double* b,
+                      std::int64_t count, bool a_one, bool b_one) {
+  thread_local ComplexCall last;
+  thread_local std::vector<double> operands;
+  const auto n = static_cast<std::size_t>(count);
+  operands.resize(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    operands[2 * i] = a[a_one ? 0 : i];
+    operands[2 * i + 1] = b[b_one ? 0 : i];
+  }
+  const char* function = complex_function_of(op);
+  if (last.function != function || last.operands.size() != operands.size() ||
+      std::memcmp(last.operands.data(), operands.data(), operands.size() * sizeof(double)) != 0) {
+    last.function = function;
+    last.operands.swap(operands);
+    last.results.resize(2 * n);
+    const std::intptr_t dimensions[1] = {static_cast<std::intptr_t>(count)};
+    const std::intptr_t steps[2] = {2 * sizeof(double), 2 * sizeof(double)};
+    char* args[2] = {reinterpret_cast<char*>(last.operands.data()), reinterpret_cast<char*>(last.results.data())};
+    const int before = std::fetestexcept(FE_ALL_EXCEPT);
+    std::feclearexcept(FE_ALL_EXCEPT);
+    loop.function(args, dimensions, steps, loop.data);
+    last.flags = std::fetestexcept(FE_ALL_EXCEPT);
+    std::feraiseexcept(before);
+  }
+  if (last.flags) std::feraiseexcept(last.flags);
+  const std::size_t part = takes_imaginary_part(op) ? 1 : 0;
+  for (std::size_t i = 0; i < n; ++i) out[i] = last.results[2 * i + part];
+}
 
 }  // namespace
 
@@ -33,6 +81,11 @@ const NumpyLoop* numpy_loop(Op op, DType dtype) {
 void run_numpy_loop(Op op, DType dtype, void* out, const void* a, const void* b, std::int64_t count, bool a_one,
                     bool b_one) {
   const NumpyLoop& loop = g_loops[slot_of(op, dtype)];
+  if (complex_function_of(op)) {
+    run_complex_part(op, loop, static_cast<double*>(out), static_cast<const double*>(a), static_cast<const double*>(b),
+                     count, a_one, b_one);
+    return;
+  }
   const std::intptr_t size = itemsize(dtype);
   const std::intptr_t dimensions[1] = {static_cast<std::intptr_t>(count)};
   const bool unary = op_info(op).arity == 1;

@@ -41,7 +41,9 @@ const NumpyLoop* numpy_loop(Op op, DType dtype);
 // value (`a_one`, `b_one`: the same in every element) is passed as NumPy's
 // own call passes a scalar or a broadcast operand, with a step of 0, for
 // some loops take other paths for it (power's exponent of 2, 0.5 or -1,
-// fmax's signed zeros). Its loop must be registered.
+// fmax's signed zeros). A part of a complex function's value (exp_real,
+// exp_imag: region_ops.h) is that part of the complex128 loop's result for
+// a[i] + b[i] i. Its loop must be registered.
 void run_numpy_loop(Op op, DType dtype, void* out, const void* a, const void* b, std::int64_t count, bool a_one,
                     bool b_one);
 

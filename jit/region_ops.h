@@ -16,8 +16,10 @@
 // rounded once (NumPy's SIMD complex products on CPUs with FMA; a NaN c
 // keeps its sign in both); signaling_greater_equal, a >= b raising invalid
 // where either is NaN (C's >= on x86, which NumPy's complex division
-// branches on); and complex, the complex128 value of a float64 real and
-// imaginary part.
+// branches on); complex, the complex128 value of a float64 real and
+// imaginary part; and exp_real and exp_imag, the parts of NumPy's complex128
+// exp of the complex value of their operands (real part, imaginary part),
+// which kernels take from NumPy's complex loop (numpy_loops.h).
 #pragma once
 
 #include <cstdint>
@@ -115,6 +117,8 @@ enum class Combine : std::uint8_t { kNone, kAdd, kMultiply, kMin, kMax, kArgMin,
   X(signaling_greater_equal, kBinary, 2, false, false, kNone) \
   X(conjugate, kUnary, 1, true, false, kNone)     \
   X(complex, kBinary, 2, true, false, kNone)      \
+  X(exp_real, kBinary, 2, false, true, kNone)     \
+  X(exp_imag, kBinary, 2, false, true, kNone)     \
   X(clip, kTernary, 3, false, false, kNone)       \
   X(astype, kCast, 1, false, false, kNone)        \
   X(full, kCast, 1, true, false, kNone)           \
@@ -155,6 +159,16 @@ constexpr int kOpCount = 0
     ;
 
 const OpInfo& op_info(Op op);
+
+// exp_real and exp_imag: a part of a complex function's value, computed by
+// NumPy's complex128 loop of that function (`exp`) on the value of the two
+// operands, whatever the layout of its operands (an element-wise scalar
+// loop); nullptr for every other op.
+inline const char* complex_function_of(Op op) {
+  return op == Op::exp_real || op == Op::exp_imag ? "exp" : nullptr;
+}
+// Which part such an op is: the imaginary one.
+inline bool takes_imaginary_part(Op op) { return op == Op::exp_imag; }
 
 // What a reduction's combine says of it (Combine::kNone: false).
 inline bool adds(Op op) { return op_info(op).combine == Combine::kAdd; }

@@ -50,8 +50,8 @@ namespace npy::numpy_shim {
     "")                                                                                               \
   X(memory, "its result might not fit in memory: NumPy raises any MemoryError at the line itself", "")    \
   X(complex_op,                                                                                       \
-    "npython compiles complex128 +, -, *, /, unary -, squares, np.abs, np.conj, ==, !=, isnan, isinf "\
-    "and isfinite, not this complex operation or dtype",                                              \
+    "npython compiles complex128 +, -, *, /, unary -, squares, np.abs, np.conj, np.exp, ==, !=, isnan, "\
+    "isinf and isfinite, not this complex operation or dtype",                                          \
     "")
 
 enum class EagerReason {

@@ -38,13 +38,20 @@ void register_inner_loops(PyObject* numpy) {
     const auto op = static_cast<jit::Op>(i);
     const jit::OpInfo& info = jit::op_info(op);
     if (!info.numpy_loop) continue;
-    PyRef ufunc(PyObject_GetAttrString(numpy, info.name));
+    // A part of a complex function's value (exp_real): that function's
+    // complex128 loop, which kernels call on float64 parts.
+    const char* complex_function = jit::complex_function_of(op);
+    PyRef ufunc(PyObject_GetAttrString(numpy, complex_function ? complex_function : info.name));
     if (!ufunc || std::strcmp(Py_TYPE(ufunc.get())->tp_name, "numpy.ufunc") != 0) {
       PyErr_Clear();
       continue;
     }
     auto* u = reinterpret_cast<PyUFuncObject*>(ufunc.get());
-    if (u->nin != info.arity || u->nout != 1) continue;
+    if (u->nin != (complex_function ? 1 : info.arity) || u->nout != 1) continue;
+    if (complex_function) {
+      jit::set_numpy_loop(op, jit::DType::kFloat64, loop_of(u, NPY_CDOUBLE));
+      continue;
+    }
     for (jit::DType dtype : jit::kLoopTypes) jit::set_numpy_loop(op, dtype, loop_of(u, typenum_of(dtype)));
   }
 }

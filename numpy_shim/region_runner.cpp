@@ -1181,11 +1181,12 @@ class Runner {
   // loops compute those with other code than contiguous ones (with AVX-512,
   // float power, arcsin, exp... use SVML's vector code only for contiguous
   // operands, or for positive steps): a kernel, which gathers the operand
-  // first, could give other bits. NumPy runs the group then.
+  // first, could give other bits. NumPy runs the group then. (A complex
+  // function's loop is scalar code, the same on any layout.)
   bool numpy_loop_reads_stepped(const jit::Group& group, const std::vector<jit::LoopInput>& inputs) const {
     for (int m : group.members) {
       const jit::Node& n = nodes_[m];
-      if (!jit::op_info(n.op).numpy_loop || !jit::is_float(n.compute)) continue;
+      if (!jit::op_info(n.op).numpy_loop || !jit::is_float(n.compute) || jit::complex_function_of(n.op)) continue;
       for (int operand : n.inputs) {
         const auto at = std::find(group.inputs.begin(), group.inputs.end(), operand);
         if (operand < 0 || at == group.inputs.end()) continue;

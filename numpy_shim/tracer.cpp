@@ -2492,7 +2492,7 @@ bool records_complex(Op op) {
   switch (op) {
     case Op::add: case Op::subtract: case Op::multiply: case Op::divide: case Op::square: case Op::negative:
     case Op::positive: case Op::conjugate: case Op::absolute: case Op::equal: case Op::not_equal:
-    case Op::isnan: case Op::isinf: case Op::isfinite:
+    case Op::isnan: case Op::isinf: case Op::isfinite: case Op::exp:
       return true;
     default: return false;
   }
@@ -2574,6 +2574,8 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     case Op::conjugate: result = {a.re, step(Op::negative, a.im)}; break;  // NumPy's: the sign bit flipped
     case Op::positive: result = a; break;
     case Op::absolute: last = complex_magnitude(*trace, shape, a, where); break;
+    // NumPy's own complex loop computes both parts (its scalar code).
+    case Op::exp: result = {step(Op::exp_real, a.re, a.im), step(Op::exp_imag, a.re, a.im)}; break;
     // NumPy's loops: both parts equal; either differs; either part NaN or
     // infinite; both finite (quiet compares, as NumPy's).
     case Op::equal: last = step(Op::logical_and, step(Op::equal, a.re, b.re), step(Op::equal, a.im, b.im)); break;

@@ -275,6 +275,10 @@ COMPLEX_EXPRESSIONS = [
     "np.where(x > y, z, np.float32(2.5)) * w",
     "np.zeros_like(z) + z * np.ones(n, dtype=complex)",
     "np.full(n, 1.5 - 2j) * np.full_like(w, -0.0 + 3j) + np.ones_like(z) * 2j",
+    "np.exp(z)",
+    "np.exp(1j * x) * w",
+    "np.exp(z2.T * 2 - w2) + 1",
+    "np.abs(np.exp(z[::2] / w[1::2]))",
 ]
 
 
