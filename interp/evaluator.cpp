@@ -769,9 +769,14 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
       }
 
       TARGET(BINARY_SUBSCR) {
-        if (numpy_shim::g_live_lazies && (numpy_shim::is_lazy(SECOND()) || numpy_shim::is_lazy(TOP()))) {
-          PyObject* view = numpy_shim::is_lazy(TOP()) ? nullptr
-                                                      : numpy_shim::trace_subscript(SECOND(), TOP(), LOCATION());
+        // x[mask] of arrays is traced too (a compress), and so once more
+        // after lazy operands are materialized: the tracer may have cut
+        // the region there to start the next at the subscript.
+        bool lazy_operand =
+            numpy_shim::g_live_lazies && (numpy_shim::is_lazy(SECOND()) || numpy_shim::is_lazy(TOP()));
+        while (lazy_operand || (numpy_shim::g_ndarray_type && Py_TYPE(TOP()) == numpy_shim::g_ndarray_type &&
+                                numpy_shim::may_trace_mask_subscript(SECOND(), TOP()))) {
+          PyObject* view = numpy_shim::trace_subscript(SECOND(), TOP(), LOCATION());
           if (view) {
             Py_DECREF(POP());
             Py_DECREF(TOP());
@@ -780,7 +785,9 @@ PyObject* evaluate_frame(PyThreadState* tstate, npy_frame* frame, CodeInfo* code
             DISPATCH();
           }
           if (NPY_UNLIKELY(PyErr_Occurred())) goto error;
+          if (!lazy_operand) break;
           MATERIALIZE_FRAMES(k_operation, "subscript");
+          lazy_operand = false;
         }
         PyObject* sub = POP();
         PyObject* container = TOP();

@@ -20,6 +20,11 @@
 // imaginary part; and exp_real and exp_imag, the parts of NumPy's complex128
 // exp of the complex value of their operands (real part, imaginary part),
 // which kernels take from NumPy's complex loop (numpy_loops.h).
+// compress is `x[mask]` for a boolean mask of x's shape, whose value keeps
+// x's elements where the mask is true: in a region it stands for x over the
+// mask's whole shape (its operand, copied), since the region computes
+// element-wise work on such values there and keeps only what lies under
+// the mask (numpy_shim's trace.h, EagerForm::compressed_by).
 #pragma once
 
 #include <cstdint>
@@ -119,6 +124,7 @@ enum class Combine : std::uint8_t { kNone, kAdd, kMultiply, kMin, kMax, kArgMin,
   X(complex, kBinary, 2, true, false, kNone)      \
   X(exp_real, kBinary, 2, false, true, kNone)     \
   X(exp_imag, kBinary, 2, false, true, kNone)     \
+  X(compress, kUnary, 1, true, false, kNone)      \
   X(clip, kTernary, 3, false, false, kNone)       \
   X(astype, kCast, 1, false, false, kNone)        \
   X(full, kCast, 1, true, false, kNone)           \

@@ -41,6 +41,11 @@ namespace npy::numpy_shim {
     "")                                                                                               \
   X(scalar_math, "its operands are NumPy scalars or Python numbers: NumPy's scalar math runs it", "")  \
   X(shapes, "its operands' shapes do not broadcast together: NumPy raises the error", "")              \
+  X(compressed,                                                                                      \
+    "an operand is x[mask] (or work on it) and npython compiles such values only in element-wise "      \
+    "work with values of the same mask and 0-d ones, assigned back with `y[mask] = ...`: NumPy "        \
+    "computes the region's values",                                                                   \
+    "")                                                                                               \
   X(in_place, "an in-place operator on an array the program holds writes that array at once",         \
     "`x = x + y` rather than `x += y` lets the operation join the region, where the old value of x "  \
     "is not needed elsewhere")                                                                        \

@@ -273,13 +273,13 @@ int report_fp_flags(int flags, const FpMode modes[4], const std::string& ufunc_n
 // The nodes to compute: those a live lazy value names and what they read;
 // all of them while NumPy reports floating-point errors, since eager NumPy
 // would have computed (and warned or raised about) values nobody used.
-std::vector<bool> needed_nodes(const Trace& trace) {
+std::vector<bool> needed_nodes(const Trace& trace, const std::vector<bool>& results) {
   const std::size_t n = trace.region.nodes.size();
   bool reports = false;
   for (int c = 0; c < 4; ++c) reports = reports || errstate_mode(static_cast<FpCategory>(c)) != FpMode::kIgnore;
   std::vector<bool> needed(n, false);
   for (std::size_t i = n; i-- > 0;) {
-    if (trace.handles[i] > 0 || (reports && trace.region.nodes[i].op != jit::Op::input)) needed[i] = true;
+    if (results[i] || (reports && trace.region.nodes[i].op != jit::Op::input)) needed[i] = true;
     if (!needed[i]) continue;
     const jit::Node& node = trace.region.nodes[i];
     for (int input : node.inputs) {
@@ -330,7 +330,15 @@ class Runner {
     // are the BLAS's, counted apart).
     static Counter& by_numpy = counter("jit.ops_run_by_numpy");
     static Counter& by_blas = counter("jit.matrix_products");
+    // A node over a mask's shape (EagerForm::over_mask_shape) that a kernel
+    // does not compute: NumPy's form of it reads compressed values, which
+    // the kernels' are not. The region is then computed through NumPy.
+    bool mixes_mask_shapes = false;
     auto run_by_numpy = [&](int node, int& raised) {
+      if (backend && trace_.eager[static_cast<std::size_t>(node)].over_mask_shape()) {
+        mixes_mask_shapes = true;
+        return 0;
+      }
       const jit::OpKind kind = jit::op_info(nodes_[static_cast<std::size_t>(node)].op).kind;
       if (kind == jit::OpKind::kProduct) {
         by_blas.add();
@@ -343,7 +351,7 @@ class Runner {
     // A float min or max whose bits NumPy's order decides (kOrderDecides)
     // ends the steps: the region is computed through NumPy, before any
     // later step writes a target its steps read.
-    for (std::size_t s = 0; s < steps.size() && !(flags & jit::kOrderDecides); ++s) {
+    for (std::size_t s = 0; s < steps.size() && !(flags & jit::kOrderDecides) && !mixes_mask_shapes; ++s) {
       const jit::Step& step = steps[s];
       earlier_flags_ = flags;
       int raised = 0;
@@ -389,6 +397,19 @@ class Runner {
                              });
     }
     std::vector<int> again;  // the nodes computed again
+    // A flag raised in work over a mask's shape may come from elements
+    // outside the mask, which NumPy does not compute: NumPy says.
+    auto over_mask_shape = [&] {
+      return std::any_of(trace_.eager.begin(), trace_.eager.end(),
+                         [](const EagerForm& form) { return form.over_mask_shape(); });
+    };
+    if (mixes_mask_shapes || (backend && (flags & reported_flags()) && over_mask_shape())) {
+      static Counter& reruns_for_masks = counter("jit.reruns_for_compressed_values");
+      reruns_for_masks.add();
+      if (target_) target_->not_stored = "computed again through NumPy for work on x[mask] values";
+      for (const std::vector<int>& nodes : sequence) again.insert(again.end(), nodes.begin(), nodes.end());
+      return run_again_reporting(std::move(again), ignored());
+    }
     if (flags & jit::kOrderDecides) {
       static Counter& reruns_for_order = counter("jit.reruns_for_numpy_order");
       reruns_for_order.add();
@@ -1642,6 +1663,47 @@ int run_steps(Trace& trace, const std::vector<bool>& needed, const std::vector<b
   return status;
 }
 
+// The array x of a node that is `x[mask]` of it (a compress, or for
+// complex x the complex value of its parts' compresses), or nullptr.
+PyObject* gathered_array(const Trace& trace, std::size_t node) {
+  const EagerForm& form = trace.eager[node];
+  if (form.compressed_by < 0 || form.kind != EagerForm::Kind::kSubscript) return nullptr;
+  if (form.constants[0]) return form.constants[0];
+  const auto source = static_cast<std::size_t>(form.arg_nodes[0]);
+  return trace.region.nodes[source].op == jit::Op::input ? trace.objects[source] : nullptr;
+}
+
+// The compressed values the program holds (EagerForm::compressed_by), as
+// NumPy's `x[mask]` gives them: a kernel computed them over the mask's
+// shape, NumPy (which computed the region when the runner had it do so)
+// already compressed, and x[mask] of an array x, which NumPy gathers here.
+// A 1-D mask that is true everywhere leaves both the same, so the shape
+// tells them apart.
+int compress_results(Trace& trace) {
+  static Counter& compressed = counter("jit.values_compressed_after_kernels");
+  static Counter& gathers = counter("jit.masked_gathers_by_numpy");
+  for (std::size_t i = 0; i < trace.objects.size(); ++i) {
+    const int mask_node = trace.eager[i].compressed_by;
+    if (trace.handles[i] == 0 || mask_node < 0) continue;
+    PyObject* mask = trace.objects[static_cast<std::size_t>(mask_node)];
+    PyObject* array = trace.objects[i] ? nullptr : gathered_array(trace, i);
+    if (array) {
+      trace.objects[i] = PyObject_GetItem(array, mask);
+      if (!trace.objects[i]) return -1;
+      gathers.add();
+      continue;
+    }
+    if (!trace.objects[i]) continue;
+    auto* full = reinterpret_cast<PyArrayObject*>(trace.objects[i]);
+    if (!PyArray_SAMESHAPE(full, reinterpret_cast<PyArrayObject*>(mask))) continue;
+    PyObject* value = PyObject_GetItem(trace.objects[i], mask);
+    if (!value) return -1;
+    Py_SETREF(trace.objects[i], value);
+    compressed.add();
+  }
+  return 0;
+}
+
 }  // namespace
 
 namespace {
@@ -1659,9 +1721,21 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
   const bool timed = g_diagnostics || explaining;
   const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   trace.done = true;  // whatever happens, the trace records no more
-  const std::vector<bool> needed = needed_nodes(trace);
-  std::vector<bool> results(needed.size());
+  std::vector<bool> results(trace.region.nodes.size());
   for (std::size_t i = 0; i < results.size(); ++i) results[i] = trace.handles[i] > 0;
+  // Kernels compute a compressed value the program holds over its mask's
+  // shape (trace.h's EagerForm::compressed_by); its mask, a result too,
+  // compresses it afterwards (compress_results). One that is x[mask] of an
+  // array x is NumPy's gather alone, not a kernel's copy of x first.
+  bool compressed_results = false;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!results[i] || trace.eager[i].compressed_by < 0) continue;
+    const auto mask = static_cast<std::size_t>(trace.eager[i].compressed_by);
+    if (trace.region.nodes[mask].op != jit::Op::input) results[mask] = true;
+    if (gathered_array(trace, i)) results[i] = false;
+    compressed_results = true;
+  }
+  const std::vector<bool> needed = needed_nodes(trace, results);
   const int site = site_of(where);
   // Why the region ran, as the log and --explain say it (only they read it).
   std::string why;
@@ -1679,7 +1753,7 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
   t_running = true;
   if (target) target->not_stored = "its value is not an output of a kernel in the region's last step";
   std::string schedule;
-  const int status = run_steps(trace, needed, results, target, explaining ? &schedule : nullptr);
+  int status = run_steps(trace, needed, results, target, explaining ? &schedule : nullptr);
   t_running = false;
   if (target) {
     target->stored = status == 0 && trace.objects[target->node] == target->part;
@@ -1697,6 +1771,7 @@ int run_trace(Trace& trace, Reason reason, const Location& where, const char* de
       jit::log_text(jit::LogChannel::kRegions, "  %" + std::to_string(target->node) + " " + outcome + "\n");
     }
   }
+  if (status == 0 && compressed_results) status = compress_results(trace);
   if (status < 0) {
     PyErr_Fetch(&trace.error[0], &trace.error[1], &trace.error[2]);
     PyErr_Restore(Py_XNewRef(trace.error[0]), Py_XNewRef(trace.error[1]), Py_XNewRef(trace.error[2]));

@@ -38,6 +38,20 @@ struct EagerForm {
   bool scalar_math = false;
   // Eager NumPy gives a NumPy scalar (not an array) for this node.
   bool gives_scalar = false;
+  // The node's value is compressed by the boolean mask of node
+  // `compressed_by` (-1: it is not): eager NumPy's value holds, in C
+  // order, the elements of a value of the mask's shape that lie where the
+  // mask is true: `x[mask]` (jit's compress), or element-wise work on such
+  // values and 0-d ones. The region holds the value of the mask's shape,
+  // which kernels compute whole; only eager NumPy compresses it.
+  int compressed_by = -1;
+  // An assignment `x[mask] = value` of a value compressed by that mask,
+  // recorded as where(mask, value, x): kernels read the value over the
+  // mask's shape, eager NumPy as compressed.
+  bool expands_compressed = false;
+  // What kernels compute of such nodes differs from their eager forms'
+  // values: the runner must not mix the two (region_runner.cpp).
+  bool over_mask_shape() const { return compressed_by >= 0 || expands_compressed; }
   const char* ufunc_name = "";
 };
 

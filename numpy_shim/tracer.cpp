@@ -72,6 +72,73 @@ struct Operand {
   }
 };
 
+// Values compressed by a mask (EagerForm::compressed_by) are values of the
+// mask's shape to the region and shorter ones to NumPy: only element-wise
+// work among values compressed by the same mask and 0-d values keeps that
+// true. While such work is recorded, t_compressed_mask is that mask's node
+// in t_compressed_trace: classify takes values compressed by it, and the
+// nodes recorded are compressed by it. Elsewhere classify refuses
+// compressed values, so that no other recording reads one.
+thread_local const Trace* t_compressed_trace = nullptr;
+thread_local int t_compressed_mask = -1;
+
+class CompressedOperands {
+ public:
+  CompressedOperands(const Trace* trace, int mask)
+      : trace_(t_compressed_trace), mask_(t_compressed_mask) {
+    t_compressed_trace = mask >= 0 ? trace : nullptr;
+    t_compressed_mask = mask;
+  }
+  ~CompressedOperands() {
+    t_compressed_trace = trace_;
+    t_compressed_mask = mask_;
+  }
+  CompressedOperands(const CompressedOperands&) = delete;
+  CompressedOperands& operator=(const CompressedOperands&) = delete;
+
+ private:
+  const Trace* trace_;
+  int mask_;
+};
+
+// The mask the operands of an element-wise operation are compressed by
+// (in the pending trace): -1 where none is, -2 where they do not combine
+// so: values compressed by different masks, or a compressed one with an
+// array of more than 0 dimensions, whose elements NumPy pairs with the
+// compressed ones by position.
+int compressed_operands_mask(PyObject* const* objects, int n) {
+  const Trace* trace = pending_trace();
+  int mask = -1;
+  bool other_array = false;
+  for (int i = 0; i < n; ++i) {
+    PyObject* o = objects[i];
+    if (is_lazy(o)) {
+      const Trace* t = trace_of(o);
+      if (t != trace || t->done) continue;  // not taken anyway
+      const int by = t->eager[node_of(o)].compressed_by;
+      if (by < 0) {
+        other_array = other_array || !t->region.nodes[node_of(o)].shape.empty();
+      } else if (mask >= 0 && by != mask) {
+        return -2;
+      } else {
+        mask = by;
+      }
+    } else if (PyArray_Check(o)) {
+      other_array = other_array || PyArray_NDIM(reinterpret_cast<PyArrayObject*>(o)) > 0;
+    }
+  }
+  return mask >= 0 && other_array ? -2 : mask;
+}
+
+// Whether a lazy value of `trace` may be read here: not compressed, or
+// compressed by the mask of the element-wise work being recorded.
+bool takes_compressed(const Trace& trace, int node) {
+  const int by = trace.eager[static_cast<std::size_t>(node)].compressed_by;
+  if (by < 0 || (&trace == t_compressed_trace && by == t_compressed_mask)) return true;
+  refuse(EagerReason::k_compressed);
+  return false;
+}
+
 // Why an operand of this dtype is not traced, for the diagnostics.
 void refuse_dtype(PyArray_Descr* descr) {
   if (!g_diagnostics) return;
@@ -87,7 +154,7 @@ bool classify(PyObject* o, Operand& out) {
   out.object = o;
   if (is_lazy(o)) {
     Trace* trace = trace_of(o);
-    if (trace->done || trace != pending_trace()) return false;
+    if (trace->done || trace != pending_trace() || !takes_compressed(*trace, node_of(o))) return false;
     const jit::Node& node = trace->region.nodes[node_of(o)];
     if (jit::is_complex(node.dtype)) {  // only the complex recording reads them, as their parts
       refuse(EagerReason::k_complex_op);
@@ -161,7 +228,10 @@ bool complex_array_or_lazy(PyObject* o, Operand& out) {
   if (is_lazy(o)) {
     Trace* trace = trace_of(o);
     const jit::Node& node = trace->region.nodes[node_of(o)];
-    if (trace->done || trace != pending_trace() || node.dtype != DType::kComplex128) return false;
+    if (trace->done || trace != pending_trace() || node.dtype != DType::kComplex128 ||
+        trace->eager[node_of(o)].compressed_by >= 0) {
+      return false;
+    }
     out.lazy = true;
     out.shape = node.shape;
   } else if (Py_TYPE(o) == &PyArray_Type) {
@@ -383,6 +453,7 @@ int add_node(Trace& trace, jit::Node node, EagerForm form, const Location& where
   node.site = site_of(where);
   const SiteInfo* site = site_info(node.site);
   trace.last_op_line = site ? site->lineno : -1;
+  if (&trace == t_compressed_trace) form.compressed_by = t_compressed_mask;
   const int index = trace.region.add(std::move(node));
   if (trace.recorded_at.size() <= static_cast<std::size_t>(index)) trace.recorded_at.resize(index + 1);
   trace.recorded_at[index] = RecordedAt{where.code, where.offset};
@@ -1842,9 +1913,15 @@ bool held_by_one_name(PyObject* o) {
   // A weak reference sees the array itself, which would keep its old value.
   const Py_ssize_t weak_list = Py_TYPE(o)->tp_weaklistoffset;
   if (weak_list > 0 && *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(o) + weak_list)) return false;
-  Py_ssize_t traced = 0;  // references the trace holds: inputs, and the operands of NumPy calls
+  // References the trace holds: inputs, the operands of NumPy calls, and
+  // the bases of the views only the trace holds (a complex array's parts).
+  Py_ssize_t traced = 0;
   if (Trace* trace = pending_trace()) {
-    for (const auto& [object, node] : trace->input_nodes) traced += object == o && trace->objects[node] == o;
+    for (const auto& [object, node] : trace->input_nodes) {
+      if (trace->objects[node] != object) continue;
+      traced += object == o || (Py_TYPE(object) == &PyArray_Type && Py_REFCNT(object) == 1 &&
+                                PyArray_BASE(reinterpret_cast<PyArrayObject*>(object)) == o);
+    }
     for (const EagerForm& form : trace->eager) traced += std::count(form.constants.begin(), form.constants.end(), o);
   }
   return Py_REFCNT(o) == 2 + traced;
@@ -2009,6 +2086,11 @@ int record_assignment(PyObject* container, PyObject* key, PyObject* value, const
   return 1;
 }
 
+// Masks' compressing and expanding (after the complex recording they use).
+PyObject* record_compress(PyObject* container, PyObject* key, const Location& where);
+int record_compressed_assignment(PyObject* container, PyObject* key, PyObject* value, const Location& where,
+                                 PyObject** name);
+
 // `u[key] = value` for an array u the program holds and a lazy value that
 // only the assignment uses: the region runs now (u is memory others see),
 // offered u[key] as where its last step may compute the value. 1: the value
@@ -2045,6 +2127,9 @@ void prepare_tracing() {
 }
 
 PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& where) {
+  if (is_lazy(key) || (PyArray_Check(key) && PyArray_ISBOOL(reinterpret_cast<PyArrayObject*>(key)))) {
+    return record_compress(container, key, where);
+  }
   Operand x;
   if (!viewable(container, x)) return nullptr;
   Shape shape;
@@ -2061,6 +2146,10 @@ PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& wh
 int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where,
                           PyObject** name) {
   if (running_trace()) return 0;
+  if (is_lazy(value)) {
+    const int recorded = record_compressed_assignment(container, key, value, where, name);
+    if (recorded != 0) return recorded;
+  }
   if (is_lazy(container)) return record_assignment(container, key, value, where);
   if (name && Py_TYPE(container) == &PyArray_Type && (is_lazy(key) || Py_TYPE(key) == &PyArray_Type)) {
     const int recorded = record_assignment(container, key, value, where, name);
@@ -2160,7 +2249,7 @@ bool classify_complex(PyObject* o, ComplexOperand& out) {
   out.object = o;
   if (is_lazy(o) && is_complex_operand(o)) {
     Trace* trace = trace_of(o);
-    if (trace != pending_trace()) return false;
+    if (trace != pending_trace() || !takes_compressed(*trace, node_of(o))) return false;
     out.kind = Kind::kLazy;
     out.shape = trace->region.nodes[node_of(o)].shape;
     out.size = jit::element_count(out.shape);
@@ -2604,6 +2693,7 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     form.constants.push_back(Py_NewRef(last_argument));
   }
   form.gives_scalar = trace->eager[last].gives_scalar;
+  form.compressed_by = trace->eager[last].compressed_by;
   trace->eager[last] = std::move(form);
   return new_lazy(trace, last);
 }
@@ -2661,6 +2751,156 @@ PyObject* record_complex_where(PyObject* callable, PyObject* const* args, const 
   return new_lazy(trace, complex_value_node(*trace, shape, re, im, std::move(form), where));
 }
 
+// Whether `key` is the mask node `mask_node` of the trace: that pending
+// value, or the array it is the input node of.
+bool is_mask_node(const Trace& trace, PyObject* key, int mask_node) {
+  if (is_lazy(key)) return trace_of(key) == &trace && node_of(key) == mask_node;
+  for (const auto& [object, node] : trace.input_nodes) {
+    if (node == mask_node && object == key) return true;
+  }
+  return false;
+}
+
+// `x[mask]` for a boolean mask (an array or a pending value) of x's own
+// shape, x pending or an array: a compress node over x (for complex x,
+// over each part), compressed by the mask (EagerForm::compressed_by), so
+// that element-wise work on it and its assignment back under that mask,
+// `x[mask] = f(x[mask], y[mask])`, fuse into loops over the whole shape.
+// nullptr without exception when not traced.
+PyObject* record_compress(PyObject* container, PyObject* key, const Location& where) {
+  Operand mask;
+  if (running_trace() || !classify(key, mask) || mask.dtype != DType::kBool || mask.weak != Weak::kNone ||
+      mask.numpy_scalar || mask.shape.empty()) {
+    return nullptr;
+  }
+  const bool complex = is_complex_operand(container);
+  ComplexOperand z;
+  Operand x;
+  if (complex) {
+    if (!classify_complex(container, z) ||
+        (z.kind != ComplexOperand::Kind::kLazy && z.kind != ComplexOperand::Kind::kArray)) {
+      return nullptr;
+    }
+  } else if (!classify(container, x) || x.weak != Weak::kNone || x.numpy_scalar) {
+    return nullptr;
+  }
+  const Shape& shape = complex ? z.shape : x.shape;
+  if (shape != mask.shape) return nullptr;
+  if (!mask.lazy && !is_lazy(container) && mask.size < kMinTracedElements) {
+    refuse(EagerReason::k_small_arrays);
+    return nullptr;
+  }
+  if (!state_allows_tracing()) return nullptr;
+  std::shared_ptr<Trace> trace = open_trace();
+  // A region cut while a compressed value is live leaves the rest of its
+  // statement to NumPy (those values are compressed then): past half its
+  // size, it is cut here, where none is, and the evaluator traces this
+  // subscript again on the arrays.
+  const std::size_t size = trace->region.nodes.size();
+  bool compressed_live = false;
+  for (std::size_t i = 0; i < size && !compressed_live; ++i) {
+    compressed_live = trace->handles[i] > 0 && trace->eager[i].compressed_by >= 0;
+  }
+  if (size + 4 > kMaxRegionNodes || (size > kMaxRegionNodes / 2 && !compressed_live)) {
+    flush(Reason::k_size_cap, where, nullptr);
+    return nullptr;
+  }
+  const int mask_node = input_node(*trace, mask);
+  const CompressedOperands compressed(trace.get(), mask_node);
+  EagerForm form;
+  form.kind = EagerForm::Kind::kSubscript;
+  if (!complex) {
+    const int of = input_node(*trace, x);
+    form.arg_nodes = {of, mask_node};
+    form.constants = {nullptr, nullptr};
+    jit::Node node;
+    node.op = Op::compress;
+    node.dtype = node.compute = x.dtype;
+    node.shape = shape;
+    node.inputs[0] = of;
+    return new_lazy(trace, add_node(*trace, std::move(node), std::move(form), where));
+  }
+  ComplexParts parts;
+  if (!complex_parts(*trace, z, where, parts)) return nullptr;
+  const int re = add_part(*trace, Op::compress, DType::kFloat64, shape, parts.re, -1, 0, false, where);
+  const int im = add_part(*trace, Op::compress, DType::kFloat64, shape, parts.im, -1, 0, false, where);
+  const bool lazy = is_lazy(container);
+  form.arg_nodes = {lazy ? node_of(container) : -1, mask_node};
+  form.constants = {lazy ? nullptr : Py_NewRef(container), nullptr};
+  return new_lazy(trace, complex_value_node(*trace, shape, re, im, std::move(form), where));
+}
+
+// `x[mask] = value` for a value compressed by that very mask
+// (record_compress): where(mask, value, x) over x's shape, or for complex
+// x and value, over each part, with the assignment as its eager form. x is
+// pending, or an array only the program's local `name` holds
+// (held_by_one_name), which the local then names the result of, as
+// record_assignment's. 1: recorded; 0: not traced; -1: error.
+int record_compressed_assignment(PyObject* container, PyObject* key, PyObject* value, const Location& where,
+                                 PyObject** name) {
+  Trace* pending = pending_trace();
+  if (!pending || !is_lazy(value) || trace_of(value) != pending) return 0;
+  const int mask_node = pending->eager[node_of(value)].compressed_by;
+  if (mask_node < 0 || !is_mask_node(*pending, key, mask_node)) return 0;
+  const bool lazy = is_lazy(container);
+  if (lazy ? trace_of(container) != pending || pending->eager[node_of(container)].compressed_by >= 0
+           : !name || !held_by_one_name(container)) {
+    return 0;
+  }
+  const Shape& shape = pending->region.nodes[mask_node].shape;
+  const int consumed = Py_REFCNT(value) == 1 ? node_of(value) : -1;
+  if (lazy && shares_with_live_views(*pending, node_of(container), consumed)) return 0;
+  const bool complex = is_complex_operand(container);
+  if (complex != jit::is_complex(pending->region.nodes[node_of(value)].dtype)) return 0;
+  if (!state_allows_tracing()) return 0;
+  std::shared_ptr<Trace> trace = open_trace();
+  if (trace->region.nodes.size() + 4 > kMaxRegionNodes) return flush(Reason::k_size_cap, where, nullptr) < 0 ? -1 : 0;
+  EagerForm form;
+  form.kind = EagerForm::Kind::kSetItem;
+  form.expands_compressed = true;
+  int index = -1;
+  if (!complex) {
+    Operand x;
+    if (!classify(container, x) || x.shape != shape) return 0;
+    const jit::Node& v = trace->region.nodes[node_of(value)];
+    if (!casts_quietly(v.dtype, x.dtype)) return 0;
+    const int target = input_node(*trace, x);
+    jit::Node node;
+    node.op = Op::where;
+    node.dtype = node.compute = x.dtype;
+    node.shape = shape;
+    node.inputs[0] = mask_node;
+    node.inputs[1] = node_of(value);
+    node.inputs[2] = target;
+    form.arg_nodes = {target, mask_node, node_of(value)};
+    form.constants = {nullptr, nullptr, nullptr};
+    index = add_node(*trace, std::move(node), std::move(form), where);
+  } else {
+    ComplexOperand x;
+    ComplexParts parts;
+    if (!classify_complex(container, x) || x.shape != shape ||
+        (x.kind != ComplexOperand::Kind::kLazy && x.kind != ComplexOperand::Kind::kArray) ||
+        !complex_parts(*trace, x, where, parts)) {
+      return 0;
+    }
+    const jit::Node& v = trace->region.nodes[node_of(value)];
+    const int value_re = v.inputs[0], value_im = v.inputs[1];
+    const int re = complex_step(*trace, Op::where, shape, mask_node, value_re, parts.re, where);
+    const int im = complex_step(*trace, Op::where, shape, mask_node, value_im, parts.im, where);
+    form.arg_nodes = {lazy ? node_of(container) : -1, mask_node, node_of(value)};
+    form.constants = {lazy ? nullptr : Py_NewRef(container), nullptr, nullptr};
+    index = complex_value_node(*trace, shape, re, im, std::move(form), where);
+  }
+  if (lazy) {
+    retarget_lazy(container, index);
+    return 1;
+  }
+  PyObject* result = new_lazy(trace, index);
+  if (!result) return -1;
+  Py_SETREF(*name, result);
+  return 1;
+}
+
 // The recording halves of the trace_* entry points, kept out of line so
 // that an operation on small arrays, answered by may_trace alone, pays for
 // none of their set-up.
@@ -2673,6 +2913,13 @@ PyObject* record_complex_where(PyObject* callable, PyObject* const* args, const 
     return nullptr;
   }
   const bool in_place = nb_op >= NB_INPLACE_ADD;
+  PyObject* operands_in_order[2] = {lhs, rhs};
+  const int mask = compressed_operands_mask(operands_in_order, 2);
+  if (mask == -2) {
+    refuse(EagerReason::k_compressed);
+    return nullptr;
+  }
+  const CompressedOperands compressed(pending_trace(), mask);
   if (is_complex_operand(lhs) || is_complex_operand(rhs)) {
     // z ** 2 is NumPy's square (its scalar power shortcut); in-place
     // operators write the program's array.
@@ -2725,6 +2972,13 @@ PyObject* record_complex_where(PyObject* callable, PyObject* const* args, const 
   form.operator_code = compare;
   form.reports_at_call_site = true;
   form.ufunc_name = jit::op_info(op).name;
+  PyObject* operands_in_order[2] = {lhs, rhs};
+  const int mask = compressed_operands_mask(operands_in_order, 2);
+  if (mask == -2) {
+    refuse(EagerReason::k_compressed);
+    return nullptr;
+  }
+  const CompressedOperands compressed(pending_trace(), mask);
   if (is_complex_operand(lhs) || is_complex_operand(rhs)) {
     if (!records_complex(op)) {
       refuse(EagerReason::k_complex_op);
@@ -2742,6 +2996,8 @@ PyObject* record_complex_where(PyObject* callable, PyObject* const* args, const 
 
 [[gnu::noinline]] PyObject* record_unary_operator(UnaryOperator which, PyObject* operand,
                                                   const Location& where) {
+  const int mask = compressed_operands_mask(&operand, 1);
+  const CompressedOperands compressed(pending_trace(), mask);
   if (is_complex_operand(operand)) {
     if (which == UnaryOperator::kInvert) return nullptr;  // NumPy's TypeError
     const Op op = which == UnaryOperator::kNegative ? Op::negative : Op::positive;
@@ -2784,6 +3040,12 @@ PyObject* record_complex_where(PyObject* callable, PyObject* const* args, const 
     case CallForm::kUfunc: {
       const int arity = jit::op_info(entry.op).arity;
       if (nargs != arity || nkw != 0) return nullptr;
+      const int mask = compressed_operands_mask(args, arity);
+      if (mask == -2) {
+        refuse(EagerReason::k_compressed);
+        return nullptr;
+      }
+      const CompressedOperands compressed(pending_trace(), mask);
       if (std::any_of(args, args + nargs, is_complex_operand)) {
         const Op op = entry.op;
         if (!records_complex(op)) {
@@ -2809,6 +3071,12 @@ PyObject* record_complex_where(PyObject* callable, PyObject* const* args, const 
     }
     case CallForm::kWhere: {
       if (nargs != 3 || nkw != 0) return nullptr;
+      const int mask = compressed_operands_mask(args, 3);
+      if (mask == -2) {
+        refuse(EagerReason::k_compressed);
+        return nullptr;
+      }
+      const CompressedOperands compressed(pending_trace(), mask);
       if (is_complex_operand(args[1]) || is_complex_operand(args[2])) return record_complex_where(callable, args, where);
       Operand operands[3];
       const Operand* ops[3] = {&operands[0], &operands[1], &operands[2]};
@@ -2855,6 +3123,11 @@ PyObject* record_complex_where(PyObject* callable, PyObject* const* args, const 
 }  // namespace
 
 bool may_trace_either(PyObject* lhs, PyObject* rhs) { return may_trace(lhs) || may_trace(rhs); }
+
+bool may_trace_mask_subscript(PyObject* container, PyObject* key) {
+  return Py_TYPE(container) == &PyArray_Type && PyArray_ISBOOL(reinterpret_cast<PyArrayObject*>(key)) &&
+         may_trace(key);
+}
 
 PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where) {
   begin_tracing();
@@ -2912,6 +3185,9 @@ PyObject* lazy_attribute(PyObject* lazy, PyObject* name, const Location& where) 
   }
   const jit::Node& node = trace->region.nodes[node_of(lazy)];
   const std::string attr = text;
+  // A compressed value's length is its mask's count: NumPy's to say.
+  const bool compressed = trace->eager[node_of(lazy)].compressed_by >= 0;
+  if (compressed && attr != "dtype" && attr != "itemsize") return nullptr;
   if (attr == "shape") {
     PyObject* shape = PyTuple_New(static_cast<Py_ssize_t>(node.shape.size()));
     if (!shape) return nullptr;

@@ -57,6 +57,9 @@ inline constexpr Py_ssize_t kMinTracedElements = 1 << 11;
 // value, or an array of kMinTracedElements or more. Cheap: the evaluator asks
 // before anything else numpy_shim does for operators.
 bool may_trace_either(PyObject* lhs, PyObject* rhs);
+// Whether `container[key]` may be traced without a lazy operand: an array
+// indexed by a boolean array big enough to trace (x[mask], a compress).
+bool may_trace_mask_subscript(PyObject* container, PyObject* key);
 
 PyObject* trace_binary_operator(int nb_op, PyObject* lhs, PyObject* rhs, const Location& where);
 PyObject* trace_compare(int compare_op, PyObject* lhs, PyObject* rhs, const Location& where);
@@ -67,8 +70,10 @@ PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs
 // `lazy.name` when the trace knows it without computing (shape, ndim,
 // size) or records it (`.T`); nullptr without an exception otherwise.
 PyObject* lazy_attribute(PyObject* lazy, PyObject* name, const Location& where);
-// `container[key]` for a lazy container and a basic index (ints, slices,
-// None, Ellipsis): a view recorded into the region.
+// `container[key]` where the container or the key is lazy: for a lazy
+// container and a basic index (ints, slices, None, Ellipsis), a view
+// recorded into the region; for a boolean mask of the container's shape,
+// x[mask] recorded as a compress node (trace.h's EagerForm::compressed_by).
 PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& where);
 // `container[key] = value` where the trace takes it: into a lazy value
 // (a boolean mask of its shape and a scalar, or a basic index) it is
@@ -77,7 +82,9 @@ PyObject* trace_subscript(PyObject* container, PyObject* key, const Location& wh
 // where the region allows, straight into that part. An array only the
 // program's local `name` (its one frame slot, or null) holds, assigned a
 // scalar under a boolean mask, is recorded as a lazy value's would be, and
-// the slot then holds the lazy result (nothing else sees the array). 1:
+// the slot then holds the lazy result (nothing else sees the array). A
+// value compressed by a mask, assigned under that mask into a lazy value
+// or such an array, is recorded so too. 1:
 // done; 0: not done, the evaluator materializes and assigns; -1: error.
 int trace_store_subscript(PyObject* container, PyObject* key, PyObject* value, const Location& where,
                           PyObject** name);

@@ -149,7 +149,7 @@ bool converts(DType from, DType to, bool scalar) {
 bool float_op(Op op) {
   switch (op) {
     case Op::add: case Op::subtract: case Op::multiply: case Op::divide: case Op::minimum:
-    case Op::maximum: case Op::negative: case Op::positive: case Op::conjugate: case Op::absolute:
+    case Op::maximum: case Op::negative: case Op::positive: case Op::conjugate: case Op::compress: case Op::absolute:
     case Op::square: case Op::reciprocal: case Op::sqrt: case Op::floor: case Op::ceil: case Op::trunc: case Op::rint:
     case Op::equal: case Op::not_equal: case Op::less: case Op::less_equal: case Op::greater:
     case Op::greater_equal: case Op::isnan: case Op::isinf: case Op::isfinite: case Op::where:
@@ -261,7 +261,7 @@ bool can_pair_leaves(const LoopNest& nest) {
 bool int_op(Op op) {
   switch (op) {
     case Op::add: case Op::subtract: case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor:
-    case Op::negative: case Op::positive: case Op::conjugate: case Op::where: case Op::equal: case Op::not_equal:
+    case Op::negative: case Op::positive: case Op::conjugate: case Op::compress: case Op::where: case Op::equal: case Op::not_equal:
     case Op::left_shift: case Op::right_shift: case Op::minimum: case Op::maximum: case Op::multiply:
     case Op::square: case Op::invert: case Op::less: case Op::less_equal: case Op::greater:
     case Op::greater_equal: case Op::clip: case Op::absolute:
@@ -274,7 +274,7 @@ bool bool_op(Op op) {
   switch (op) {
     case Op::logical_and: case Op::logical_or: case Op::logical_xor: case Op::logical_not:
     case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: case Op::invert:
-    case Op::equal: case Op::not_equal: case Op::where: case Op::conjugate:
+    case Op::equal: case Op::not_equal: case Op::where: case Op::conjugate: case Op::compress:
       return true;
     default: return false;
   }
@@ -1155,7 +1155,7 @@ class KernelBuilder {
         case Op::logical_xor: case Op::bitwise_xor: case Op::not_equal: vc_.bit_xor(r, a.reg, b.reg); break;
         case Op::equal: vc_.bit_xor(r, a.reg, b.reg); vc_.bit_xor(r, r, ones()); break;
         case Op::logical_not: case Op::invert: vc_.bit_xor(r, a.reg, ones()); break;
-        case Op::conjugate: vc_.copy(r, a.reg); break;
+        case Op::conjugate: case Op::compress: vc_.copy(r, a.reg); break;
         default: return false;
       }
       values_[index] = {r, Repr::kMask, DType::kBool};
@@ -1208,7 +1208,7 @@ class KernelBuilder {
           math_.emit(*vector_function_of(node.op), r, a.reg, bits_);
           break;
         case Op::negative: cc_.vxorpd(r, a.reg, sign()); break;
-        case Op::positive: case Op::conjugate: cc_.vmovapd(r, a.reg); break;  // a real value is its own conjugate
+        case Op::positive: case Op::conjugate: case Op::compress: cc_.vmovapd(r, a.reg); break;  // a real value is its own conjugate
         case Op::absolute: cc_.vandnpd(r, sign(), a.reg); break;
         case Op::floor: vc_.round(r, a.reg, 0x9, bits_); break;
         case Op::ceil: vc_.round(r, a.reg, 0xA, bits_); break;
@@ -1334,7 +1334,7 @@ class KernelBuilder {
         }
         break;
       case Op::negative: w ? cc_.vpsubq(r, zero(), a.reg) : cc_.vpsubd(r, zero(), a.reg); break;
-      case Op::positive: case Op::conjugate: vc_.copy(r, a.reg); break;
+      case Op::positive: case Op::conjugate: case Op::compress: vc_.copy(r, a.reg); break;
       case Op::invert: vc_.bit_xor(r, a.reg, ones()); break;
       case Op::equal: vc_.int_equal(r, a.reg, b.reg, bits_); repr = Repr::kMask; break;
       case Op::not_equal:
