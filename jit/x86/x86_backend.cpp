@@ -1531,9 +1531,11 @@ class KernelBuilder {
     cc_.vshufps(a, sums[0], sums[1], 0x88);  // r0, r2, r4, r6
     cc_.vshufps(b, sums[0], sums[1], 0xDD);  // r1, r3, r5, r7
     cc_.vaddps(a, a, b);                     // r0+r1, r2+r3, r4+r5, r6+r7
-    cc_.vshufps(c, a, a, 0x08);              // r0+r1, r4+r5, ...
-    cc_.vshufps(d, a, a, 0x0D);              // r2+r3, r6+r7, ...
-    cc_.vaddps(c, c, d);                     // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7), ...
+    // The upper lanes repeat the lower two sums: lanes of other values
+    // would raise flags that NumPy's sum does not (2 * (r0+r1) overflows).
+    cc_.vshufps(c, a, a, 0x88);              // r0+r1, r4+r5, r0+r1, r4+r5
+    cc_.vshufps(d, a, a, 0xDD);              // r2+r3, r6+r7, r2+r3, r6+r7
+    cc_.vaddps(c, c, d);                     // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7), the same
     cc_.vmovshdup(d, c);
     cc_.vaddss(c, c, d);
     cc_.vmovss(x86::dword_ptr(at), c);
