@@ -2625,6 +2625,17 @@ PyObject* record_complex(Op op, PyObject* const* objects, int n, EagerForm form,
     refuse(EagerReason::k_complex_op);
     return nullptr;
   }
+  // NumPy's complex absolute takes its SIMD loop, whose formula the
+  // recording follows, only where its loop's stride is positive; an array
+  // with a negative stride (z[::-1]) can reach the loop as it is and get
+  // the C library's hypot, which rounds otherwise. NumPy computes those.
+  if (op == Op::absolute && xs[0].kind == ComplexOperand::Kind::kArray) {
+    auto* a = reinterpret_cast<PyArrayObject*>(xs[0].object);
+    if (std::any_of(PyArray_STRIDES(a), PyArray_STRIDES(a) + PyArray_NDIM(a), [](npy_intp s) { return s < 0; })) {
+      refuse(EagerReason::k_complex_op);
+      return nullptr;
+    }
+  }
   Operand shapes[2];
   const Operand* shape_ops[2] = {&shapes[0], &shapes[1]};
   for (int i = 0; i < n; ++i) shapes[i].shape = xs[i].shape;

@@ -5,13 +5,14 @@ Hypothesis (program_gen.programs) generates programs: an expression DAG of 1
 to 12 NumPy operations over 1 to 4 seeded random arrays of mixed dtypes,
 shapes that broadcast (or, sometimes, do not), strided and reversed views,
 Python and NumPy scalars, reductions with every kind of axis, assignments
-through masks and basic indices (`t[t > 0] = 1`, `t[1:] = t[:-1]`), nested
+through masks and basic indices (`t[t > 0] = 1`, `t[1:] = t[:-1]`), masked
+updates (`t[m] = t[m] * u[m]`, under a boolean mask of t's shape), nested
 reductions over random axis sets (`x.sum((0, 2)).max(-1)`) and element-wise
 consumers of reductions (`x - x.max(axis=1, keepdims=True)`, softmax,
 centred squares summed), and complex values (`np.abs(z * z + c) > 2`,
 `z.real / x`); the test fails if fewer than a fifth of 500 or more programs
-have either of the two patterns, or fewer than a tenth complex values, and
-reports how many have. Each program is a function run inside try/except,
+have either of the two patterns, fewer than a tenth complex values, or
+fewer than a twentieth masked updates, and reports how many have. Each program is a function run inside try/except,
 under np.errstate(all='ignore') or with NumPy's default error handling
 (whose warnings go to stderr); it prints its exception, or for every result
 its type, dtype, shape, strides (of the dimensions longer than 1: its memory
@@ -592,10 +593,14 @@ def test_random_programs_match_python3(tmp_path):
     # third or more have each; fewer means the generator lost them).
     patterns = collections.Counter(x for p in programs for x in p.patterns())
     complex_ = sum(1 for p in programs if p.touches_complex())
+    masked = sum(1 for p in programs if p.has_masked_update())
     if len(programs) >= 500:
         for pattern in PATTERNS:
             assert patterns[pattern] >= len(programs) // 5, \
                 f"only {patterns[pattern]} of {len(programs)} programs have a {pattern}"
+        # (about a tenth have masked updates)
+        assert masked >= len(programs) // 20, \
+            f"only {masked} of {len(programs)} programs have masked updates"
         # (about a fifth touch complex values)
         assert complex_ >= len(programs) // 10, \
             f"only {complex_} of {len(programs)} programs have complex values"
@@ -619,7 +624,7 @@ def test_random_programs_match_python3(tmp_path):
     elapsed = time.monotonic() - start
     harness.report(
         f"random programs: {len(programs)} programs ({traced} with an input of 2048+ elements; "
-        f"{sse2} with SSE2 kernels; {complex_} with complex values; "
+        f"{sse2} with SSE2 kernels; {complex_} with complex values; {masked} with masked updates; "
         f"{', '.join(f'{patterns[x]} with a {x}' for x in PATTERNS)}) "
         f"in {len(batches)} batches, {len(failures)} differ; {STATS['within tolerance']} "
         f"results not bitwise equal but within their tolerance, {STATS['unchecked']} not "

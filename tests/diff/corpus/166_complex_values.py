@@ -4,7 +4,8 @@
 # parts among them), == and !=, isnan, isinf, isfinite, squares (z ** 2,
 # np.square), negation, np.abs (NumPy's own
 # algorithm: infinities, NaNs with and without payloads, zeros, subnormal
-# and huge parts), with float, integer, float32 and bool arrays, Python and
+# and huge parts; reversed operands, for which NumPy takes the C
+# library's hypot), with float, integer, float32 and bool arrays, Python and
 # NumPy complex scalars; tails, broadcasts, strided, reversed and transposed
 # operands, Fortran order, chains whose values leave the region or not,
 # temporaries python3's NumPy computes into, results that overflow (NumPy's
@@ -113,6 +114,15 @@ def main():
         zm[m] = zm[m] ** 2 + c[m]
         m &= ~(np.abs(zm) > 2)
     show_all("escape time", [zm, m])
+    # np.abs of operands with negative strides, which NumPy's loop can get
+    # as they are and then computes with the C library's hypot (its SIMD
+    # formula rounds otherwise, here on parts far apart in magnitude).
+    n = 4096
+    wide = (rng.standard_normal(n) * np.exp(rng.uniform(-300, 300, n))
+            + 1j * rng.standard_normal(n) * np.exp(rng.uniform(-300, 300, n)))
+    show_all("abs of reversed", [np.abs(wide[::-1]), np.abs(wide[::-2]), np.abs(wide[::-1].reshape(64, 64)),
+                                 np.abs(wide.reshape(64, 64)[:, ::-1]), np.abs(wide[::-1][None]),
+                                 np.abs(wide[::-1] * 1.0), np.abs(wide), np.abs(wide[::2])])
 
 
 main()
