@@ -71,6 +71,16 @@ class Backend {
   // the squares.
   virtual int row_norms(const char* data, const Shape& shape, const Dims& strides, DType dtype,
                         char* out) = 0;
+  // A running sum or product (`combine`: kAdd, kMultiply), np.cumsum and
+  // np.cumprod, of an array of `dtype` as it lies into results of `result`
+  // (float of their own type, integers and bools into int64 or uint64,
+  // wrapping): along dimension `axis`, or along every element in C order
+  // where `axis` is -1, into the C-contiguous `out` of the array's shape
+  // (flat for -1), each element the one before it along the axis combined
+  // with the operand's (running value first, from the first operand, as
+  // NumPy's accumulate).
+  virtual int scan(const char* data, const Shape& shape, const Dims& strides, int axis, DType dtype, DType result,
+                   Combine combine, char* out) = 0;
   // NumPy's own loop of the unary `op` on `count` elements of `dtype` at
   // `a`, `a_step` bytes apart, handed the loop as NumPy's own call hands it
   // (the same step, so the same code of NumPy's for every element).

@@ -314,6 +314,10 @@ class CpuBackend : public Backend {
                   int reduced_dims, DType dtype, DType result, bool mean, char* out) override {
     return run_column_sums(data, shape, strides, outer, reduced_dims, dtype, result, mean, out);
   }
+  int scan(const char* data, const Shape& shape, const Dims& strides, int axis, DType dtype, DType result,
+           Combine combine, char* out) override {
+    return run_scan(data, shape, strides, axis, dtype, result, combine, out);
+  }
   int row_norms(const char* data, const Shape& shape, const Dims& strides, DType dtype,
                 char* out) override {
     return run_row_norms(data, shape, strides, dtype, out);

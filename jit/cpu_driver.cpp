@@ -15,6 +15,7 @@
 #include <memory>
 #include <numeric>
 #include <type_traits>
+#include <utility>
 
 #include "common/stats.h"
 #include "jit/fold.h"
@@ -2247,6 +2248,209 @@ int run_row_norms(const char* data, const Shape& shape, const Dims& strides, DTy
   }
   return dtype == DType::kFloat64 ? run_row_norms_of<double>(data, shape, strides, out)
                                   : run_row_norms_of<float>(data, shape, strides, out);
+}
+
+namespace {
+
+// A scan's running value `s` combined with the next operand `x` as NumPy's
+// accumulate loop combines them: the running value first, whose NaN x86
+// keeps where both are NaN (written out, as plus_keeping_running_nan says).
+// Integers in 64-bit unsigned arithmetic: they wrap.
+template <bool kMultiply, typename A>
+A scan_step(A s, A x) {
+  if constexpr (std::is_floating_point_v<A>) {
+    if (std::isnan(s)) return s;
+  }
+  return kMultiply ? s * x : s + x;
+}
+
+// How a scan walks its operand: `lines` lines (the dimensions before the
+// axis: `outer_shape`, `outer_strides`), each of `n` rows `step` bytes
+// apart along the axis, each row `inner` elements `inner_step` bytes apart
+// (the dimensions after the axis, stepping as one). `chained`: a scan
+// along every element of an array whose elements do not step as one, its
+// lines (of one element a row) one after another, each running on from the
+// line before.
+struct ScanWalk {
+  Shape outer_shape;
+  Dims outer_strides;
+  std::int64_t lines = 1, n = 0, step = 0, inner = 1, inner_step = 0;
+  bool chained = false;
+};
+
+// The fewest columns a thread's block of a scan along an outer axis covers.
+constexpr std::int64_t kScanBlock = 512;
+
+template <bool kMultiply, typename T, typename A>
+int run_scan_of(const char* data, const ScanWalk& walk, char* out_bytes) {
+  A* out = reinterpret_cast<A*>(out_bytes);
+  // Locals, which stores of integer results cannot alias.
+  const std::int64_t n = walk.n, inner = walk.inner, step = walk.step, inner_step = walk.inner_step;
+  const std::int64_t total = walk.lines * n * inner;
+  const int threads = walk.chained ? 1 : threads_for(total);
+  auto x_at = [](const char* p) { return accumulated<A>(*reinterpret_cast<const T*>(p)); };
+  auto line_base = [&](std::int64_t line, std::int64_t* index) {
+    unflatten(line, walk.outer_shape, walk.outer_shape.size(), index);
+    const char* base = data;
+    for (std::size_t d = 0; d < walk.outer_shape.size(); ++d) base += index[d] * walk.outer_strides[d];
+    return base;
+  };
+  // One line along an innermost axis from element `first` to `end`, the
+  // running value starting from the line's element `first` itself.
+  auto scan_line = [&](const char* base, A* o, std::int64_t first, std::int64_t end) {
+    const char* p = base + first * step;
+    A running = x_at(p);
+    o[first] = running;
+    for (std::int64_t i = first + 1; i < end; ++i) {
+      p += step;
+      running = scan_step<kMultiply>(running, x_at(p));
+      o[i] = running;
+    }
+  };
+  // Integers of a single line: in pieces, one per thread: each piece's
+  // total, then each piece scanned from the total of those before it.
+  const bool in_pieces = !std::is_floating_point_v<A> && walk.lines == 1 && inner == 1 && threads > 1;
+  std::vector<A> before(in_pieces ? static_cast<std::size_t>(threads) : 0);
+  const std::int64_t blocks = (inner + kScanBlock - 1) / kScanBlock;
+  std::atomic<int> flags{0};
+  on_threads(threads, [&] {
+    std::feclearexcept(kFpFlags);
+    Dims index(walk.outer_shape.size() + 1);
+    if (in_pieces) {
+      const std::int64_t pieces = static_cast<std::int64_t>(before.size());
+      constexpr A kIdentity = kMultiply ? A(1) : A(0);
+#pragma omp for schedule(static)
+      for (std::int64_t piece = 0; piece < pieces; ++piece) {
+        A total = kIdentity;
+        const std::int64_t first = n * piece / pieces, end = n * (piece + 1) / pieces;
+        const char* p = data + first * step;
+        for (std::int64_t i = first; i < end; ++i, p += step) total = scan_step<kMultiply>(total, x_at(p));
+        before[static_cast<std::size_t>(piece)] = total;
+      }
+#pragma omp single
+      {
+        A running = kIdentity;
+        for (A& total : before) running = scan_step<kMultiply>(running, std::exchange(total, running));
+      }
+#pragma omp for schedule(static)
+      for (std::int64_t piece = 0; piece < pieces; ++piece) {
+        A running = before[static_cast<std::size_t>(piece)];
+        const std::int64_t first = n * piece / pieces, end = n * (piece + 1) / pieces;
+        const char* p = data + first * step;
+        for (std::int64_t i = first; i < end; ++i, p += step) {
+          running = scan_step<kMultiply>(running, x_at(p));
+          out[i] = running;
+        }
+      }
+    } else if (walk.chained) {
+      A running{};
+      for (std::int64_t line = 0; line < walk.lines; ++line) {
+        const char* p = line_base(line, index.data());
+        A* o = out + line * n;
+        for (std::int64_t i = 0; i < n; ++i, p += step) {
+          running = line == 0 && i == 0 ? x_at(p) : scan_step<kMultiply>(running, x_at(p));
+          o[i] = running;
+        }
+      }
+    } else if (inner == 1) {
+#pragma omp for schedule(static)
+      for (std::int64_t line = 0; line < walk.lines; ++line) {
+        if (n > 0) scan_line(line_base(line, index.data()), out + line * n, 0, n);
+      }
+    } else {
+#pragma omp for schedule(static)
+      for (std::int64_t task = 0; task < walk.lines * blocks; ++task) {
+        const std::int64_t line = task / blocks, first = task % blocks * kScanBlock;
+        const std::int64_t count = std::min(kScanBlock, inner - first);
+        const char* row = line_base(line, index.data()) + first * inner_step;
+        A* o = out + line * n * inner + first;
+        for (std::int64_t i = 0; i < n; ++i, row += step, o += inner) {
+          if (i == 0) {
+            for (std::int64_t j = 0; j < count; ++j) o[j] = x_at(row + j * inner_step);
+          } else {
+            const A* before = o - inner;
+            for (std::int64_t j = 0; j < count; ++j) o[j] = scan_step<kMultiply>(before[j], x_at(row + j * inner_step));
+          }
+        }
+      }
+    }
+    flags.fetch_or(std::fetestexcept(kFpFlags));
+  });
+  return std::is_floating_point_v<A> ? flags.load() : 0;
+}
+
+// The step of dimensions [from, rank) of an array taken as one, or false
+// where they do not step as one (their elements are not evenly spaced in
+// C order).
+bool steps_as_one(const Shape& shape, const Dims& strides, std::size_t from, std::int64_t& step) {
+  step = 0;
+  std::int64_t next = 0;  // the step the dimension outside the last one seen must have
+  bool seen = false;
+  for (std::size_t d = shape.size(); d-- > from;) {
+    if (shape[d] == 1) continue;
+    if (seen && strides[d] != next) return false;
+    if (!seen) step = strides[d];
+    seen = true;
+    next = strides[d] * shape[d];
+  }
+  return true;
+}
+
+}  // namespace
+
+int run_scan(const char* data, const Shape& shape, const Dims& strides, int axis, DType dtype, DType result,
+             Combine combine, char* out) {
+  const int rank = static_cast<int>(shape.size());
+  if ((combine != Combine::kAdd && combine != Combine::kMultiply) || rank < 1 ||
+      static_cast<int>(strides.size()) != rank || axis < -1 || axis >= rank) {
+    return -1;
+  }
+  const bool float_scan = is_float(dtype) && result == dtype;
+  const bool int_scan = !is_float(dtype) && dtype != DType::kComplex128 &&
+                        (result == DType::kInt64 || result == DType::kUInt64);
+  if (!float_scan && !int_scan) return -1;
+  ScanWalk walk;
+  if (axis == -1) {
+    walk.n = element_count(shape);
+    if (!steps_as_one(shape, strides, 0, walk.step)) {
+      walk.chained = true;
+      walk.outer_shape.assign(shape.begin(), shape.end() - 1);
+      walk.outer_strides.assign(strides.begin(), strides.end() - 1);
+      walk.lines = element_count(walk.outer_shape);
+      walk.n = shape.back();
+      walk.step = strides.back();
+    }
+  } else {
+    walk.outer_shape.assign(shape.begin(), shape.begin() + axis);
+    walk.outer_strides.assign(strides.begin(), strides.begin() + axis);
+    walk.lines = element_count(walk.outer_shape);
+    walk.n = shape[static_cast<std::size_t>(axis)];
+    walk.step = strides[static_cast<std::size_t>(axis)];
+    walk.inner = element_count(Shape(shape.begin() + axis + 1, shape.end()));
+    if (!steps_as_one(shape, strides, static_cast<std::size_t>(axis) + 1, walk.inner_step)) return -1;
+  }
+  if (walk.lines * walk.n * walk.inner == 0) return 0;
+  const bool multiply = combine == Combine::kMultiply;
+  auto run = [&](auto element, auto accumulator) {
+    using T = decltype(element);
+    using A = decltype(accumulator);
+    return multiply ? run_scan_of<true, T, A>(data, walk, out) : run_scan_of<false, T, A>(data, walk, out);
+  };
+  switch (dtype) {
+    case DType::kFloat64: return run(double{}, double{});
+    case DType::kFloat32: return run(float{}, float{});
+    case DType::kBool: return run(BoolByte{}, std::uint64_t{});
+    case DType::kInt8: return run(std::int8_t{}, std::uint64_t{});
+    case DType::kInt16: return run(std::int16_t{}, std::uint64_t{});
+    case DType::kInt32: return run(std::int32_t{}, std::uint64_t{});
+    case DType::kInt64: return run(std::int64_t{}, std::uint64_t{});
+    case DType::kUInt8: return run(std::uint8_t{}, std::uint64_t{});
+    case DType::kUInt16: return run(std::uint16_t{}, std::uint64_t{});
+    case DType::kUInt32: return run(std::uint32_t{}, std::uint64_t{});
+    case DType::kUInt64: return run(std::uint64_t{}, std::uint64_t{});
+    case DType::kComplex128: return -1;
+  }
+  return -1;
 }
 
 bool sums_in_kernel_order(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,

@@ -129,6 +129,20 @@ int run_column_sums(const char* data, const Shape& shape, const Dims& strides, i
 int run_row_norms(const char* data, const Shape& shape, const Dims& strides, DType dtype,
                   char* out);
 
+// np.cumsum and np.cumprod of an array as it is (Backend::scan): along
+// dimension `axis` (-1: every element in C order, flat), float scans of
+// their own type, integer and bool scans into int64 or uint64 (wrapping),
+// into the C-contiguous `out`. Each element is the one before it along the
+// axis combined with the operand's, in order, as NumPy's accumulate: the
+// lines along the axis (blocks of columns where the axis is not the
+// innermost) are shared out over the threads, and a single line of
+// integers in pieces whose totals are added after (exact: integers wrap).
+// Returns the floating-point flags raised, or -1 for an array laid out
+// otherwise than the dimensions after the axis stepping as one (NumPy
+// computes it then).
+int run_scan(const char* data, const Shape& shape, const Dims& strides, int axis, DType dtype, DType result,
+             Combine combine, char* out);
+
 // NumPy's own loop of the unary `op` (numpy_loops.h) over a stepped
 // operand of one dimension: `count` elements of `dtype` at `a`, `a_step`
 // bytes apart, into the contiguous `out`, in pieces on the threads, each

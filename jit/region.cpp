@@ -45,7 +45,7 @@ std::string dump_region(const Region& region, const std::vector<bool>& results) 
     } else {
       out << info.name << '(';
       for (int a = 0; a < info.arity; ++a) out << (a ? ", %" : "%") << node.inputs[a];
-      if (info.kind == OpKind::kReduce || info.kind == OpKind::kNorm) {
+      if (info.kind == OpKind::kReduce || info.kind == OpKind::kNorm || info.kind == OpKind::kScan) {
         out << "; axes=";
         bool first = true;
         for (int d = 0; d < 32; ++d) {

@@ -47,6 +47,10 @@ enum class OpKind : std::uint8_t {
               // made by NumPy: the index is not the region's to know
   kProduct,   // the matrix product of two float arrays of 1 or 2 dimensions (matmul, dot, @),
               // made by the program's own call: NumPy's, through the BLAS it links
+  kScan,      // the running reduction (its combine) along the one axis in the node's axis
+              // mask, each element combined into the one before it along that axis; a mask of
+              // every axis of an operand of two or more: along the operand's elements in C
+              // order, the result flat (np.cumsum(x) with no axis)
 };
 
 // How a reduction (kReduce) combines its operands, from its identity: the
@@ -141,7 +145,9 @@ enum class Combine : std::uint8_t { kNone, kAdd, kMultiply, kMin, kMax, kArgMin,
   X(view, kView, 1, true, false, kNone)           \
   X(arange, kIndex, 3, false, false, kNone)       \
   X(setitem, kAssign, 2, false, false, kNone)    \
-  X(matmul, kProduct, 2, false, false, kNone)
+  X(matmul, kProduct, 2, false, false, kNone)     \
+  X(cumsum, kScan, 1, false, false, kAdd)         \
+  X(cumprod, kScan, 1, false, false, kMultiply)
 
 enum class Op : std::uint8_t {
 #define NPY_REGION_OP_ENUM(name, kind, arity, quiet, numpy_loop, combine) name,

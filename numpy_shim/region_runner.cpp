@@ -928,6 +928,7 @@ class Runner {
     const jit::Node& n = nodes_[static_cast<std::size_t>(index)];
     const EagerForm& form = trace_.eager[static_cast<std::size_t>(index)];
     if (jit::op_info(n.op).numpy_loop) return run_stepped_numpy_loop(backend, index, flags_raised);
+    if (jit::op_info(n.op).kind == jit::OpKind::kScan) return run_scan(backend, index, flags_raised);
     const bool sum = jit::adds(n.op);
     const jit::Node& x = nodes_[static_cast<std::size_t>(n.inputs[0])];
     // Floats of their own type, or integer and bool sums (exact in any order).
@@ -975,6 +976,47 @@ class Runner {
     static Counter& column_sums = counter("jit.column_sum_runs");
     static Counter& row_norms = counter("jit.row_norm_runs");
     (sum ? column_sums : row_norms).add();
+    trace_.objects[static_cast<std::size_t>(index)] = out;
+    release_inputs_of(index, position_[static_cast<std::size_t>(index)]);
+    return 1;
+  }
+
+  // np.cumsum and np.cumprod of an array as it is, by the backend
+  // (Backend::scan). 1: ran; 0: laid out as the backend does not take
+  // (NumPy computes it); -1: error.
+  int run_scan(jit::Backend& backend, int index, int& flags_raised) {
+    const jit::Node& n = nodes_[static_cast<std::size_t>(index)];
+    const jit::Node& x = nodes_[static_cast<std::size_t>(n.inputs[0])];
+    PyObject* object = trace_.objects[static_cast<std::size_t>(n.inputs[0])];
+    if (!object || Py_TYPE(object) != &PyArray_Type) return 0;
+    auto* a = reinterpret_cast<PyArrayObject*>(object);
+    const int rank = static_cast<int>(x.shape.size());
+    if (PyArray_TYPE(a) != typenum_of(x.dtype) || !PyArray_ISNBO(PyArray_DESCR(a)->byteorder) ||
+        PyArray_NDIM(a) != rank || !PyArray_ISALIGNED(a) || rank == 0) {
+      return 0;
+    }
+    const jit::Shape shape(PyArray_DIMS(a), PyArray_DIMS(a) + rank);
+    if (shape != x.shape) return 0;
+    const jit::Dims strides(PyArray_STRIDES(a), PyArray_STRIDES(a) + rank);
+    const bool flat = rank > 1 && n.axes == (1u << rank) - 1;
+    int axis = -1;
+    for (int d = 0; d < rank && !flat; ++d) {
+      if (n.axes == 1u << d) axis = d;
+    }
+    PyObject* out = new_output_array(n.shape, n.dtype);
+    if (!out) return -1;
+    const auto* data = static_cast<const char*>(PyArray_DATA(a));
+    auto* results = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)));
+    const int flags = without_gil(jit::element_count(shape), [&] {
+      return backend.scan(data, shape, strides, axis, x.dtype, n.dtype, jit::op_info(n.op).combine, results);
+    });
+    if (flags < 0) {
+      Py_DECREF(out);
+      return 0;
+    }
+    flags_raised |= flags;
+    static Counter& scans = counter("jit.scan_runs");
+    scans.add();
     trace_.objects[static_cast<std::size_t>(index)] = out;
     release_inputs_of(index, position_[static_cast<std::size_t>(index)]);
     return 1;

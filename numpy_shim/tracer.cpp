@@ -674,6 +674,8 @@ std::optional<DType> reduction_dtype(Op op, DType in) {
   switch (op) {
     case Op::sum:
     case Op::prod:
+    case Op::cumsum:
+    case Op::cumprod:
       if (in == DType::kBool || (jit::is_signed_int(in) && in != DType::kInt64)) return DType::kInt64;
       if (jit::is_unsigned(in) && in != DType::kUInt64) return DType::kUInt64;
       return in;
@@ -782,6 +784,43 @@ PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const 
   node.shape = std::move(shape);
   node.axes = mask;
   node.keepdims = keepdims;
+  node.inputs[0] = input_node(*trace, x);
+  EagerForm eager = program_call(callable, node.inputs[0], call);
+  const int index = add_node(*trace, std::move(node), std::move(eager), where);
+  return new_lazy(trace, index);
+}
+
+// np.cumsum(a, axis=None) and np.cumprod, and the methods a.cumsum(axis)
+// and a.cumprod: a scan node (OpKind::kScan) along the axis, or along all
+// of a's elements in C order, flat, without one. Of bool, integer and
+// float arrays of one dimension or more, into sum's and prod's types;
+// `dtype=` and `out=` are NumPy's.
+PyObject* record_scan(Op op, PyObject* callable, const CallArgs& call, const Location& where) {
+  const std::size_t npos = call.positional.size();
+  if (npos < 1 || npos > 2 || !call.only_keywords({"axis"})) return nullptr;
+  if (npos == 2 && call.keyword("axis")) return nullptr;
+  PyObject* axis = npos == 2 ? call.positional[1] : call.keyword("axis");
+  Operand x;
+  if (!classify(call.positional[0], x) || x.weak != Weak::kNone || x.shape.empty()) return nullptr;
+  if (!x.lazy && Py_TYPE(x.object) != &PyArray_Type) return nullptr;
+  if (x.dtype == DType::kComplex128) return nullptr;
+  const Operand* ops[] = {&x};
+  if (!worth_tracing(ops, 1) || !state_allows_tracing()) return nullptr;
+  const int rank = static_cast<int>(x.shape.size());
+  std::uint32_t mask = 0;
+  if (!parse_axes(axis, rank, false, mask)) return nullptr;
+  const std::optional<DType> result = reduction_dtype(op, x.dtype);
+  if (!result) return nullptr;
+  const bool flat = rank > 1 && mask == (1u << rank) - 1;
+  Shape shape = flat ? Shape{jit::element_count(x.shape)} : x.shape;
+  if (allocation_refused(shape, *result)) return nullptr;
+  std::shared_ptr<Trace> trace = open_trace();
+  jit::Node node;
+  node.op = op;
+  node.dtype = *result;
+  node.compute = x.dtype;
+  node.shape = std::move(shape);
+  node.axes = mask;
   node.inputs[0] = input_node(*trace, x);
   EagerForm eager = program_call(callable, node.inputs[0], call);
   const int index = add_node(*trace, std::move(node), std::move(eager), where);
@@ -3104,6 +3143,8 @@ int record_compressed_assignment(PyObject* container, PyObject* key, PyObject* v
     case CallForm::kReduceMethod:
     case CallForm::kNorm:
       return record_reduction(entry.op, entry.form, callable, call, where);
+    case CallForm::kScan:
+      return record_scan(entry.op, callable, call, where);
     case CallForm::kAstype:
       return record_astype(callable, call, where);
     case CallForm::kClip:

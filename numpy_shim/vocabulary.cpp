@@ -86,6 +86,16 @@ Tables build_tables() {
     t.methods[method] = descriptor;
   }
   add_function(np, "clip", CallForm::kClip, jit::Op::clip);
+  for (const jit::Op scan : {jit::Op::cumsum, jit::Op::cumprod}) {
+    const char* name = jit::op_info(scan).name;
+    add_function(np, name, CallForm::kScan, scan);
+    PyObject* method = ndarray ? PyObject_GetAttrString(ndarray, name) : nullptr;
+    if (method) {
+      t.callables.emplace(method, VocabularyEntry{CallForm::kScan, scan, ViewCall::kReshape, true});
+      t.methods[name] = method;
+    }
+    PyErr_Clear();
+  }
   add_function(np, "matmul", CallForm::kProduct, jit::Op::matmul);
   t.ufuncs[static_cast<int>(jit::Op::matmul)] = PyObject_GetAttrString(np, "matmul");  // kept
   PyErr_Clear();

@@ -26,6 +26,7 @@ enum class CallForm : unsigned char {
   kArange,     // np.arange([start,] stop[, step], dtype=None)
   kLinspace,   // np.linspace(start, stop, num=50, endpoint=True, dtype=None)
   kProduct,    // np.matmul(a, b), np.dot(a, b) and a.dot(b)
+  kScan,       // np.cumsum(a, axis=None), np.cumprod, and the methods a.cumsum(axis), a.cumprod
 };
 
 // The calls that give views, as functions (np.reshape(a, ...)) or methods.
