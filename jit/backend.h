@@ -86,6 +86,27 @@ class Backend {
   // (the same step, so the same code of NumPy's for every element).
   virtual int stepped_numpy_loop(Op op, DType dtype, char* out, const char* a, std::int64_t a_step,
                                  std::int64_t count) = 0;
+
+  // np.bincount and np.histogram, which end a region (a bincount's length
+  // is its values' greatest), computed from arrays as they lie: `count`
+  // values of `dtype` at `data`, `step` bytes apart.
+  // Whether value_range and count_bins take values of `dtype`.
+  virtual bool counts_values_of(DType dtype) const = 0;
+  // The least and greatest of one or more values.
+  virtual void value_range(const char* data, std::int64_t count, std::int64_t step, DType dtype,
+                           std::int64_t& least, std::int64_t& greatest) = 0;
+  // np.bincount of values in [0, bins) without weights: the int64 count
+  // of each into `out`.
+  virtual void count_bins(const char* data, std::int64_t count, std::int64_t step, DType dtype, std::int64_t bins,
+                          std::int64_t* out) = 0;
+  // np.histogram's counts (int64) or sums of float64 `weights`
+  // (`weight_step` bytes apart), in NumPy's order: per block of 65,536
+  // values, then block after block) of float64 values in `bins` equal bins
+  // over [first, last] with NumPy's `edges`;
+  // 0, or -1 where a floating-point flag was raised (NumPy computes it).
+  virtual int equal_bins(const char* data, std::int64_t count, std::int64_t step, const char* weights,
+                         std::int64_t weight_step, double first, double last, const double* edges,
+                         std::int64_t bins, char* out) = 0;
 };
 
 // The CPU backend: kernels of the x86-64 code generator (cpu_kernels.h)

@@ -11,6 +11,7 @@
 
 #include "common/stats.h"
 #include "jit/backend.h"
+#include "jit/cpu_counting.h"
 #include "jit/cpu_driver.h"
 #include "jit/cpu_kernels.h"
 #include "jit/kernel_cache.h"
@@ -317,6 +318,20 @@ class CpuBackend : public Backend {
   int scan(const char* data, const Shape& shape, const Dims& strides, int axis, DType dtype, DType result,
            Combine combine, char* out) override {
     return run_scan(data, shape, strides, axis, dtype, result, combine, out);
+  }
+  bool counts_values_of(DType dtype) const override { return jit::counts_values_of(dtype); }
+  void value_range(const char* data, std::int64_t count, std::int64_t step, DType dtype, std::int64_t& least,
+                   std::int64_t& greatest) override {
+    run_value_range(data, count, step, dtype, least, greatest);
+  }
+  void count_bins(const char* data, std::int64_t count, std::int64_t step, DType dtype, std::int64_t bins,
+                  std::int64_t* out) override {
+    run_count_bins(data, count, step, dtype, bins, out);
+  }
+  int equal_bins(const char* data, std::int64_t count, std::int64_t step, const char* weights,
+                 std::int64_t weight_step, double first, double last, const double* edges, std::int64_t bins,
+                 char* out) override {
+    return run_equal_bins(data, count, step, weights, weight_step, first, last, edges, bins, out);
   }
   int row_norms(const char* data, const Shape& shape, const Dims& strides, DType dtype,
                 char* out) override {

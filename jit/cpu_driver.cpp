@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "common/stats.h"
+#include "jit/cpu_threads.h"
 #include "jit/fold.h"
 #include "jit/host.h"
 #include "jit/numpy_loops.h"
@@ -33,50 +34,6 @@ constexpr std::size_t kMaxSlots = kMaxLoopSlots;  // inputs + outputs + ordered 
 constexpr std::int64_t kMaxRowsWork = 1 << 16;  // elements of one call over whole rows (int32 lanes of narrow sums never overflow)
 constexpr std::int64_t kNoRowSteps[kMaxSlots] = {};  // for calls over one row
 constexpr int kFpFlags = kNumpyFpFlags;
-
-// Set while this thread runs a block of a block run: the run's blocks are
-// what is shared out over the threads, and each step of a block runs on the
-// thread alone.
-thread_local bool t_in_block = false;
-
-// The threads work over `work` elements runs on.
-int threads_for(std::int64_t work) { return t_in_block || work < kMinParallelWork ? 1 : host_threads(); }
-
-// Runs `body` on a team of OpenMP threads, `threads` or as many of them as
-// other processes' load allows (team_size.h), or on this thread alone when
-// that is one: libgomp makes a team for a region of one thread too (an
-// allocation and a futex system call, about 0.4 us here), which every run of
-// a small array's kernel would pay. The bodies' orphaned `omp for` loops run
-// every iteration whatever the team's size.
-template <class Body>
-void on_threads(int threads, const Body& body) {
-  const int team = threads > 1 ? team_size(threads) : 1;
-  if (team <= 1 && t_in_block) {
-    // Inside a block run's team, the body's `omp for` loops would share
-    // their iterations out over that team: a team of this thread alone.
-#pragma omp parallel num_threads(1)
-    body();
-    return;
-  }
-  if (team <= 1) {
-    body();
-    return;
-  }
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  std::atomic<std::int64_t> last_start{0};
-#pragma omp parallel num_threads(team)
-  {
-    const std::int64_t started = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-    std::int64_t seen = last_start.load(std::memory_order_relaxed);
-    while (started > seen && !last_start.compare_exchange_weak(seen, started, std::memory_order_relaxed)) {
-    }
-    if (omp_get_thread_num() != 0) name_kernel_thread();
-    body();
-  }
-  note_team_run(team, last_start.load(std::memory_order_relaxed),
-                std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
-}
 
 // One vector of a kernel of any width (kernels of 256-bit vectors use its
 // first half).
@@ -2275,6 +2232,9 @@ struct ScanWalk {
   Shape outer_shape;
   Dims outer_strides;
   std::int64_t lines = 1, n = 0, step = 0, inner = 1, inner_step = 0;
+  // Where the dimensions after the axis do not step as one: each of their
+  // elements' byte offset, in C order (inner_step unused).
+  std::vector<std::int64_t> inner_offsets;
   bool chained = false;
 };
 
@@ -2362,14 +2322,18 @@ int run_scan_of(const char* data, const ScanWalk& walk, char* out_bytes) {
       for (std::int64_t task = 0; task < walk.lines * blocks; ++task) {
         const std::int64_t line = task / blocks, first = task % blocks * kScanBlock;
         const std::int64_t count = std::min(kScanBlock, inner - first);
-        const char* row = line_base(line, index.data()) + first * inner_step;
+        const char* row = line_base(line, index.data());
         A* o = out + line * n * inner + first;
+        // Each element's bits come from its own chain along the axis, so
+        // any walk over the other dimensions gives NumPy's.
+        const std::int64_t* offsets = walk.inner_offsets.empty() ? nullptr : walk.inner_offsets.data() + first;
+        auto column = [&](std::int64_t j) { return offsets ? offsets[j] : (first + j) * inner_step; };
         for (std::int64_t i = 0; i < n; ++i, row += step, o += inner) {
           if (i == 0) {
-            for (std::int64_t j = 0; j < count; ++j) o[j] = x_at(row + j * inner_step);
+            for (std::int64_t j = 0; j < count; ++j) o[j] = x_at(row + column(j));
           } else {
             const A* before = o - inner;
-            for (std::int64_t j = 0; j < count; ++j) o[j] = scan_step<kMultiply>(before[j], x_at(row + j * inner_step));
+            for (std::int64_t j = 0; j < count; ++j) o[j] = scan_step<kMultiply>(before[j], x_at(row + column(j)));
           }
         }
       }
@@ -2426,8 +2390,18 @@ int run_scan(const char* data, const Shape& shape, const Dims& strides, int axis
     walk.lines = element_count(walk.outer_shape);
     walk.n = shape[static_cast<std::size_t>(axis)];
     walk.step = strides[static_cast<std::size_t>(axis)];
-    walk.inner = element_count(Shape(shape.begin() + axis + 1, shape.end()));
-    if (!steps_as_one(shape, strides, static_cast<std::size_t>(axis) + 1, walk.inner_step)) return -1;
+    const Shape inner_shape(shape.begin() + axis + 1, shape.end());
+    walk.inner = element_count(inner_shape);
+    if (!steps_as_one(shape, strides, static_cast<std::size_t>(axis) + 1, walk.inner_step)) {
+      walk.inner_offsets.resize(static_cast<std::size_t>(walk.inner));
+      Dims index(inner_shape.size());
+      for (std::int64_t j = 0; j < walk.inner; ++j) {
+        unflatten(j, inner_shape, inner_shape.size(), index.data());
+        std::int64_t offset = 0;
+        for (std::size_t d = 0; d < inner_shape.size(); ++d) offset += index[d] * strides[axis + 1 + d];
+        walk.inner_offsets[static_cast<std::size_t>(j)] = offset;
+      }
+    }
   }
   if (walk.lines * walk.n * walk.inner == 0) return 0;
   const bool multiply = combine == Combine::kMultiply;

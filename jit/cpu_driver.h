@@ -137,9 +137,9 @@ int run_row_norms(const char* data, const Shape& shape, const Dims& strides, DTy
 // lines along the axis (blocks of columns where the axis is not the
 // innermost) are shared out over the threads, and a single line of
 // integers in pieces whose totals are added after (exact: integers wrap).
-// Returns the floating-point flags raised, or -1 for an array laid out
-// otherwise than the dimensions after the axis stepping as one (NumPy
-// computes it then).
+// The dimensions after the axis may lie in any layout (each element's
+// value is its own chain along the axis). Returns the floating-point flags
+// raised, or -1 for dtypes and combines it does not take.
 int run_scan(const char* data, const Shape& shape, const Dims& strides, int axis, DType dtype, DType result,
              Combine combine, char* out);
 

@@ -22,6 +22,7 @@
 
 #include "jit/host.h"
 #include "jit/warm_up.h"
+#include "numpy_shim/counting.h"
 #include "numpy_shim/default_float.h"
 #include "numpy_shim/diagnostics.h"
 #include "numpy_shim/errstate.h"
@@ -3145,6 +3146,9 @@ int record_compressed_assignment(PyObject* container, PyObject* key, PyObject* v
       return record_reduction(entry.op, entry.form, callable, call, where);
     case CallForm::kScan:
       return record_scan(entry.op, callable, call, where);
+    case CallForm::kBincount:
+    case CallForm::kHistogram:
+      return count_into_bins(entry.form, args, nargs, kwnames, where);
     case CallForm::kAstype:
       return record_astype(callable, call, where);
     case CallForm::kClip:

@@ -36,6 +36,7 @@ struct Location {
   X(operation, "operand of an operation npython does not trace")          \
   X(exception, "exception leaves the frame")                              \
   X(size_cap, "region reached its size cap")                              \
+  X(counting, "counted into bins by np.bincount or np.histogram, which end the region") \
   X(unused, "no longer used: computed for NumPy's floating-point warnings") \
   X(warning, "a warning is shown: the region's own warnings come first") \
   X(line_end, "the line ends: NumPy's error state or the warnings filters make errors visible there")

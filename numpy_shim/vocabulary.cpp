@@ -96,6 +96,8 @@ Tables build_tables() {
     }
     PyErr_Clear();
   }
+  add_function(np, "bincount", CallForm::kBincount, jit::Op::input);
+  add_function(np, "histogram", CallForm::kHistogram, jit::Op::input);
   add_function(np, "matmul", CallForm::kProduct, jit::Op::matmul);
   t.ufuncs[static_cast<int>(jit::Op::matmul)] = PyObject_GetAttrString(np, "matmul");  // kept
   PyErr_Clear();

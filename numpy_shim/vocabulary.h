@@ -27,6 +27,8 @@ enum class CallForm : unsigned char {
   kLinspace,   // np.linspace(start, stop, num=50, endpoint=True, dtype=None)
   kProduct,    // np.matmul(a, b), np.dot(a, b) and a.dot(b)
   kScan,       // np.cumsum(a, axis=None), np.cumprod, and the methods a.cumsum(axis), a.cumprod
+  kBincount,   // np.bincount(x, weights=None, minlength=0): not a region op (counting.h)
+  kHistogram,  // np.histogram(a, bins=10, range=None, density=None, weights=None): likewise
 };
 
 // The calls that give views, as functions (np.reshape(a, ...)) or methods.

@@ -22,7 +22,8 @@ def axes_of(a):
 
 
 def float_scans():
-    for a in (m, m.astype(np.float32), cube, m.T, m[::-1], m[:, ::3], np.asfortranarray(m), cube.transpose(1, 2, 0)):
+    for a in (m, m.astype(np.float32), cube, m.T, m[::-1], m[:, ::3], np.asfortranarray(m), cube.transpose(1, 2, 0),
+              np.asfortranarray(cube), cube[:, ::-2, ::3]):
         for axis in axes_of(a):
             show(f"cumsum {a.dtype} {a.shape} {axis}", np.cumsum(a, axis=axis))
             show(f"cumprod {a.dtype} {a.shape} {axis}", np.cumprod(a * 0.25 + 1.0, axis))
