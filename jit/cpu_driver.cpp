@@ -1832,6 +1832,28 @@ struct BoolByte {
   std::uint8_t byte;
 };
 
+// run(element, accumulator) with a value of `dtype`'s C type and of the
+// type its sums and scans accumulate in (floats their own, integers and
+// bools uint64, wrapping); -1 for complex128.
+template <class Run>
+int with_accumulated_types(DType dtype, const Run& run) {
+  switch (dtype) {
+    case DType::kFloat64: return run(double{}, double{});
+    case DType::kFloat32: return run(float{}, float{});
+    case DType::kBool: return run(BoolByte{}, std::uint64_t{});
+    case DType::kInt8: return run(std::int8_t{}, std::uint64_t{});
+    case DType::kInt16: return run(std::int16_t{}, std::uint64_t{});
+    case DType::kInt32: return run(std::int32_t{}, std::uint64_t{});
+    case DType::kInt64: return run(std::int64_t{}, std::uint64_t{});
+    case DType::kUInt8: return run(std::uint8_t{}, std::uint64_t{});
+    case DType::kUInt16: return run(std::uint16_t{}, std::uint64_t{});
+    case DType::kUInt32: return run(std::uint32_t{}, std::uint64_t{});
+    case DType::kUInt64: return run(std::uint64_t{}, std::uint64_t{});
+    case DType::kComplex128: return -1;
+  }
+  return -1;
+}
+
 // An element of type T as an accumulator of type A takes it: floats as they
 // are; integers modulo 2**64 (sign-extended), added with wrap-around as
 // NumPy casts and adds them; bools as 0 or 1, whatever their byte.
@@ -2181,21 +2203,7 @@ int run_column_sums(const char* data, const Shape& shape, const Dims& strides, i
     return run_column_sums_of<decltype(element), decltype(accumulator)>(data, shape, strides, outer, reduced_dims,
                                                                        mean, out);
   };
-  switch (dtype) {
-    case DType::kFloat64: return run(double{}, double{});
-    case DType::kFloat32: return run(float{}, float{});
-    case DType::kBool: return run(BoolByte{}, std::uint64_t{});
-    case DType::kInt8: return run(std::int8_t{}, std::uint64_t{});
-    case DType::kInt16: return run(std::int16_t{}, std::uint64_t{});
-    case DType::kInt32: return run(std::int32_t{}, std::uint64_t{});
-    case DType::kInt64: return run(std::int64_t{}, std::uint64_t{});
-    case DType::kUInt8: return run(std::uint8_t{}, std::uint64_t{});
-    case DType::kUInt16: return run(std::uint16_t{}, std::uint64_t{});
-    case DType::kUInt32: return run(std::uint32_t{}, std::uint64_t{});
-    case DType::kUInt64: return run(std::uint64_t{}, std::uint64_t{});
-    case DType::kComplex128: return -1;  // NumPy's complex sums: its own
-  }
-  return -1;
+  return with_accumulated_types(dtype, run);  // NumPy's complex sums: its own
 }
 
 int run_row_norms(const char* data, const Shape& shape, const Dims& strides, DType dtype,
@@ -2410,21 +2418,7 @@ int run_scan(const char* data, const Shape& shape, const Dims& strides, int axis
     using A = decltype(accumulator);
     return multiply ? run_scan_of<true, T, A>(data, walk, out) : run_scan_of<false, T, A>(data, walk, out);
   };
-  switch (dtype) {
-    case DType::kFloat64: return run(double{}, double{});
-    case DType::kFloat32: return run(float{}, float{});
-    case DType::kBool: return run(BoolByte{}, std::uint64_t{});
-    case DType::kInt8: return run(std::int8_t{}, std::uint64_t{});
-    case DType::kInt16: return run(std::int16_t{}, std::uint64_t{});
-    case DType::kInt32: return run(std::int32_t{}, std::uint64_t{});
-    case DType::kInt64: return run(std::int64_t{}, std::uint64_t{});
-    case DType::kUInt8: return run(std::uint8_t{}, std::uint64_t{});
-    case DType::kUInt16: return run(std::uint16_t{}, std::uint64_t{});
-    case DType::kUInt32: return run(std::uint32_t{}, std::uint64_t{});
-    case DType::kUInt64: return run(std::uint64_t{}, std::uint64_t{});
-    case DType::kComplex128: return -1;
-  }
-  return -1;
+  return with_accumulated_types(dtype, run);
 }
 
 bool sums_in_kernel_order(const Shape& shape, int reduced_dims, const std::vector<LoopInput>& inputs,

@@ -720,6 +720,24 @@ PyObject* record_vector_norm(double ord, PyObject* callable, const CallArgs& cal
 PyObject* record_norm_across(const Operand& x, DType dtype, std::uint32_t mask, bool keepdims, PyObject* callable,
                              const CallArgs& call, const Location& where);
 
+// A node of `op` over the axes in `mask` of x (a reduction, a norm, a
+// scan) into a `result` of `shape`, computed eagerly by the program's call.
+PyObject* record_over_axes(Op op, DType result, const Operand& x, Shape shape, std::uint32_t mask, bool keepdims,
+                           PyObject* callable, const CallArgs& call, const Location& where) {
+  std::shared_ptr<Trace> trace = open_trace();
+  jit::Node node;
+  node.op = op;
+  node.dtype = result;
+  node.compute = x.dtype;
+  node.shape = std::move(shape);
+  node.axes = mask;
+  node.keepdims = keepdims;
+  node.inputs[0] = input_node(*trace, x);
+  EagerForm eager = program_call(callable, node.inputs[0], call);
+  const int index = add_node(*trace, std::move(node), std::move(eager), where);
+  return new_lazy(trace, index);
+}
+
 PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const CallArgs& call,
                            const Location& where) {
   const bool method = form_kind == CallForm::kReduceMethod;
@@ -777,18 +795,7 @@ PyObject* record_reduction(Op op, CallForm form_kind, PyObject* callable, const 
   if (norm && rank > 1 && !(mask & (1u << (rank - 1)))) {
     return record_norm_across(x, *result, mask, keepdims, callable, call, where);
   }
-  std::shared_ptr<Trace> trace = open_trace();
-  jit::Node node;
-  node.op = op;
-  node.dtype = *result;
-  node.compute = x.dtype;
-  node.shape = std::move(shape);
-  node.axes = mask;
-  node.keepdims = keepdims;
-  node.inputs[0] = input_node(*trace, x);
-  EagerForm eager = program_call(callable, node.inputs[0], call);
-  const int index = add_node(*trace, std::move(node), std::move(eager), where);
-  return new_lazy(trace, index);
+  return record_over_axes(op, *result, x, std::move(shape), mask, keepdims, callable, call, where);
 }
 
 // np.cumsum(a, axis=None) and np.cumprod, and the methods a.cumsum(axis)
@@ -815,17 +822,7 @@ PyObject* record_scan(Op op, PyObject* callable, const CallArgs& call, const Loc
   const bool flat = rank > 1 && mask == (1u << rank) - 1;
   Shape shape = flat ? Shape{jit::element_count(x.shape)} : x.shape;
   if (allocation_refused(shape, *result)) return nullptr;
-  std::shared_ptr<Trace> trace = open_trace();
-  jit::Node node;
-  node.op = op;
-  node.dtype = *result;
-  node.compute = x.dtype;
-  node.shape = std::move(shape);
-  node.axes = mask;
-  node.inputs[0] = input_node(*trace, x);
-  EagerForm eager = program_call(callable, node.inputs[0], call);
-  const int index = add_node(*trace, std::move(node), std::move(eager), where);
-  return new_lazy(trace, index);
+  return record_over_axes(op, *result, x, std::move(shape), mask, false, callable, call, where);
 }
 
 PyObject* record_astype(PyObject* callable, const CallArgs& call, const Location& where) {
