@@ -1,5 +1,6 @@
 #include "interp/lazy_frames.h"
 
+#include "numpy_shim/region_runner.h"
 #include "numpy_shim/trace.h"
 
 namespace npy::interp {
@@ -40,8 +41,10 @@ ActiveFrame::~ActiveFrame() { t_innermost = outer_; }
 
 int materialize_frames(numpy_shim::Reason reason, const numpy_shim::Location& where,
                        const char* detail, PyObject** stack_top) {
-  // Code NumPy runs while a region is computed may come back here.
-  if (t_materializing) return 0;
+  // Code NumPy runs while a region is computed may come back here, whether
+  // this function or numpy_shim itself (np.bincount's arguments, a region at
+  // its size cap) set the region running.
+  if (t_materializing || numpy_shim::running_trace()) return 0;
   t_materializing = true;
   int status = numpy_shim::flush(reason, where, detail);
   for (ActiveFrame* frame = t_innermost; frame && status == 0 && numpy_shim::g_live_lazies > 0;

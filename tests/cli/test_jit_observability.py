@@ -104,13 +104,13 @@ def test_fallback_log_names_the_callable_and_line():
 
 def test_fallback_log_lists_every_eager_numpy_call_with_its_line():
     # Each call of the loop's three rounds, on arrays the program holds (no
-    # pending region): the matrix product, histogram and `**` run eagerly.
+    # pending region): the matrix product, median and `**` run eagerly.
     got = run([EAGER], NPY_JIT_LOG="fallback")
     assert got.stdout == harness.run(harness.PYTHON3, [EAGER]).stdout
     lines = got.stderr.splitlines()
     assert all(l.startswith("[npython:fallback] ") for l in lines), lines
     expected = [
-        f"np.histogram at eager_demo.py:{eager_line('the histogram line')}: {NOT_COMPILED}",
+        f"np.median at eager_demo.py:{eager_line('the median line')}: {NOT_COMPILED}",
         f"`@` at eager_demo.py:{eager_line('the `@` line')}: {MATRIX}",
         f"`**` with an array of exponents at eager_demo.py:{eager_line('the `**` line')}: {INT_POWER}",
         f"`*` at eager_demo.py:{eager_line('the complex line')}: {DTYPE}",
@@ -230,12 +230,12 @@ def test_explain_names_each_eager_operation_with_its_reason_and_ends_with_time_s
     counts = {ROW.fullmatch(r).group(3, 4, 5, 6): int(ROW.fullmatch(r).group(2)) for r, _ in rows}
     power = eager_line("the `**` line")
     matmul = eager_line("the `@` line")
-    histogram = eager_line("the histogram line")
+    median = eager_line("the median line")
     complex_line = eager_line("the complex line")
     expected = {
         ("eager", "`**` with an array of exponents", f"eager_demo.py:{power}", f": {INT_POWER}"): INT_POWER_HINT,
         ("eager", "`@`", f"eager_demo.py:{matmul}", f": {MATRIX}"): None,
-        ("eager", "np.histogram", f"eager_demo.py:{histogram}", f": {NOT_COMPILED}"): None,
+        ("eager", "np.median", f"eager_demo.py:{median}", f": {NOT_COMPILED}"): None,
         ("eager", "`*`", f"eager_demo.py:{complex_line}", f": {DTYPE}"): DTYPE_HINT,
         # The pending values the operations read, computed first: the
         # materialization names the operation.
