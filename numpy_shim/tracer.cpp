@@ -3212,6 +3212,15 @@ PyObject* trace_unary_operator(UnaryOperator which, PyObject* operand, const Loc
 PyObject* trace_call(PyObject* callable, PyObject* const* args, Py_ssize_t nargs,
                      PyObject* kwnames, const Location& where) {
   begin_tracing();
+  PyObject* self = nullptr;
+  if (PyObject* method = unbound_array_method(callable, self); method && may_trace(self)) {
+    // `f = x.sum; f(...)`: the call `x.sum(...)` makes, self first.
+    const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    std::vector<PyObject*> with_self(static_cast<std::size_t>(nargs + nkw + 1));
+    with_self[0] = self;
+    std::copy(args, args + nargs + nkw, with_self.begin() + 1);
+    return record_call(method, with_self.data(), nargs + 1, kwnames, where);
+  }
   // The arguments first: a call on small arrays, the common case, is left
   // to NumPy without looking the callable up.
   for (Py_ssize_t i = 0; i < nargs; ++i) {

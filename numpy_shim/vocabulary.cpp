@@ -374,6 +374,21 @@ PyObject* ndarray_method(const char* name) {
   return found == methods.end() ? nullptr : found->second;
 }
 
+PyObject* unbound_array_method(PyObject* callable, PyObject*& self) {
+  if (Py_TYPE(callable) != &PyCFunction_Type && Py_TYPE(callable) != &PyCMethod_Type) return nullptr;
+  PyObject* bound_to = PyCFunction_GET_SELF(callable);
+  if (!bound_to || !g_ndarray_type || Py_TYPE(bound_to) != g_ndarray_type) return nullptr;
+  const PyMethodDef* def = reinterpret_cast<PyCFunctionObject*>(callable)->m_ml;
+  PyObject* method = ndarray_method(def->ml_name);
+  // The descriptor of that very C function, not merely of that name.
+  if (!method || Py_TYPE(method) != &PyMethodDescr_Type ||
+      reinterpret_cast<PyMethodDescrObject*>(method)->d_method != def) {
+    return nullptr;
+  }
+  self = bound_to;
+  return method;
+}
+
 PyObject* numpy_attr(const char* name) {
   static std::unordered_map<std::string, PyObject*> cache;
   const auto found = cache.find(name);

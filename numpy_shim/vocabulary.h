@@ -84,6 +84,12 @@ PyObject* traced_method(PyObject* name);
 // The same by its name.
 PyObject* ndarray_method(const char* name);
 
+// For `x.name` taken as a value (a builtin method bound to the ndarray x,
+// as `f = x.sum` or `getattr(x, "cumsum")` make it), the unbound method the
+// tracer traces (borrowed) and x (borrowed, in `self`); nullptr for any
+// other callable.
+PyObject* unbound_array_method(PyObject* callable, PyObject*& self);
+
 // numpy module attribute (borrowed), looked up once.
 PyObject* numpy_attr(const char* name);
 

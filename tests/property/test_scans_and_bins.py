@@ -1,7 +1,8 @@
 """Property test: random calls of np.cumsum / np.cumprod (functions and
 methods) and np.bincount / np.histogram give python3's bytes under npython.
 
-Hypothesis draws the cases: for scans the op, spelling, dtype (floats,
+Hypothesis draws the cases: for scans the op, spelling (function, method,
+method taken by getattr), dtype (floats,
 integers of each size and sign, bool), shape (1 to 3 dimensions), layout
 (as made, transposed, reversed, stepped, Fortran order), axis (None or any,
 negative too), whether the operand is pending (computed by a region) and
@@ -85,7 +86,9 @@ def scan(i, seed, op, method, dtype, shape, kind, axis, pending, reader, special
         x = x * 1 if dtype == "bool" else x + x.dtype.type(0)
     with np.errstate(all="ignore") if quiet else np.errstate():
         try:
-            if method:
+            if method == "bound":
+                r = getattr(x, op)(axis)
+            elif method:
                 r = x.cumsum(axis) if op == "cumsum" else x.cumprod(axis)
             else:
                 r = np.cumsum(x, axis=axis) if op == "cumsum" else np.cumprod(x, axis=axis)
@@ -159,7 +162,8 @@ def scan_case(draw):
     rank = draw(st.integers(1, 3))
     shape = (draw(counts()),) if rank == 1 else tuple(draw(st.lists(dims(), min_size=rank, max_size=rank)))
     axis = draw(st.one_of(st.none(), st.integers(-rank, rank - 1)))
-    return ("scan", draw(st.sampled_from(["cumsum", "cumprod"])), draw(st.booleans()), draw(st.sampled_from(DTYPES)),
+    return ("scan", draw(st.sampled_from(["cumsum", "cumprod"])), draw(st.sampled_from([False, True, "bound"])),
+            draw(st.sampled_from(DTYPES)),
             shape, draw(st.sampled_from(["as made", "transposed", "reversed", "stepped", "fortran"])), axis,
             draw(st.booleans()), draw(st.sampled_from(["none", "arithmetic", "last", "sum"])),
             draw(st.integers(0, 4)) == 0, draw(st.booleans()))
