@@ -102,8 +102,8 @@ constexpr std::int64_t kMostWaysBins = 1 << 14;
 
 template <class T>
 void count_of(const char* data, std::int64_t count, std::int64_t step, std::int64_t bins, std::int64_t* out) {
-  // A piece's counts (its ways') cost about as much to clear and add as a
-  // fourth as many values cost to count: each piece counts more.
+  // Each piece's counts (ways times bins of them) are cleared and added
+  // after: a piece of its own only for four times as many values.
   const std::int64_t ways = bins <= kMostWaysBins && count >= 32 * bins ? kWays : 1;
   const std::int64_t per_piece = ways * bins;
   const int threads = static_cast<int>(std::clamp<std::int64_t>(count / (4 * per_piece), 1, threads_for(count)));
