@@ -19,11 +19,6 @@ namespace {
 // the blocks of one wave are counted on the threads, then added in order.
 constexpr std::int64_t kWaveSums = 1 << 22;
 
-// NumPy's bool, a byte whose every nonzero value is true.
-struct BoolByte {
-  std::uint8_t byte;
-};
-
 // A value of `T` at `p` as np.bincount's cast to intp gives it.
 template <class T>
 std::int64_t value_at(const char* p) {

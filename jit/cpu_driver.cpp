@@ -1827,11 +1827,6 @@ int run_buffered_sums(std::int64_t count, const std::vector<LoopInput>& inputs,
   return flags.load();
 }
 
-// A bool element as NumPy stores it: a byte, 0 or not.
-struct BoolByte {
-  std::uint8_t byte;
-};
-
 // run(element, accumulator) with a value of `dtype`'s C type and of the
 // type its sums and scans accumulate in (floats their own, integers and
 // bools uint64, wrapping); -1 for complex128.

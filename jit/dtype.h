@@ -57,4 +57,10 @@ constexpr bool is_unsigned(DType t) { return t >= DType::kUInt8 && t <= DType::k
 constexpr bool is_signed_int(DType t) { return t >= DType::kInt8 && t <= DType::kInt64; }
 constexpr bool is_int(DType t) { return is_signed_int(t) || is_unsigned(t); }
 
+// A bool element as NumPy stores it: a byte, 0 or not (every nonzero byte
+// is true).
+struct BoolByte {
+  std::uint8_t byte;
+};
+
 }  // namespace npy::jit

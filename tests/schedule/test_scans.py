@@ -3,8 +3,6 @@ the array as it lies, inside the region (the work before and after it
 fused around it): along each axis, along every element, of floats,
 integers and bools, as functions and methods, counted by jit.scan_runs,
 with python3's bits, not merely given by NumPy."""
-import json
-
 import pytest
 
 import harness
@@ -34,12 +32,6 @@ print(r.dtype, r.shape, hashlib.sha1(r.tobytes()).hexdigest())
 def test_scans_run_in_the_backend(tmp_path, name, dtype, axis, method):
     script = tmp_path / "scan.py"
     script.write_text(PROGRAM)
-    stats = tmp_path / "stats.json"
-    args = [str(script), name, dtype, axis, method]
-    expected = harness.run(harness.PYTHON3, args)
-    got = harness.run(harness.NPYTHON, args, env_extra={"NPY_JIT_STATS": str(stats)})
-    assert got.returncode == expected.returncode == 0, got.stderr
-    assert got.stdout == expected.stdout
-    counters = json.loads(stats.read_text())
+    counters, _, _ = harness.run_with_stats(script, [name, dtype, axis, method], {})
     assert counters.get("jit.scan_runs", 0) == 1
     assert counters.get("jit.ops_run_by_numpy", 0) == 0
